@@ -1,0 +1,1 @@
+"""The `tally` command line: parse, call the ledger, print."""

@@ -1,0 +1,102 @@
+"""tally campaign new|list|show|set"""
+
+from __future__ import annotations
+
+from typing import Optional
+
+import typer
+
+from cli.context import guarded, options
+from cli.output import JSON_OPTION, print_json, print_pairs, print_table
+from ledger.commands import campaign as commands
+from ledger.commands.base import load, query
+from ledger.settings import SETTINGS
+
+app = typer.Typer(help="Create campaigns, list them, show and change their settings.", no_args_is_help=True)
+
+
+def describe(ctx) -> dict:
+    state, calendar = ctx.campaign, ctx.campaign.calendar
+    current = ctx.dice.current
+    return {
+        "name": state.name, "rules": list(state.rules), "calendar": state.calendar_spec,
+        "start": calendar.format(state.start), "start_day": state.start,
+        "today": calendar.format(state.today), "today_day": state.today,
+        "settings": state.settings, "events": len(ctx.envelopes),
+        "epoch": current.number if current else None,
+        "commitment": current.commitment if current else None,
+        "client_seed": current.client_seed if current else None,
+    }
+
+
+@app.command("new")
+@guarded
+def new(
+    ctx: typer.Context,
+    name: str = typer.Argument(..., help="The campaign's name."),
+    rules: str = typer.Option("", help="Rules modules, comma-separated: coeac,gods,xp,wolves,skirmish."),
+    calendar: str = typer.Option("gregorian", help="gregorian, bifrost or a FILE.toml."),
+    start: str = typer.Option(..., help="The in-game start date, in the calendar's words (e.g. 1024-03-01)."),
+    json: bool = JSON_OPTION,
+) -> None:
+    """Start a campaign: records its rules, calendar and start, and opens dice epoch 1."""
+    opts = options(ctx)
+    store = opts.store(create=True)
+    created, commit = commands.create(store, name, rules=rules, calendar=calendar, start=start, actor=opts.who())
+    info = query(store, created.campaign, describe)
+    if json:
+        print_json(info)
+        return
+    typer.echo(f"campaign {info['name']} created at position {created.position}, starting {info['start']}")
+    typer.echo(f"dice epoch 1 commitment {commit.payload['commitment']}")
+
+
+@app.command("list")
+@guarded
+def list_(ctx: typer.Context, json: bool = JSON_OPTION) -> None:
+    """List the campaigns in this database."""
+    store = options(ctx).store()
+    with store.reading() as tx:
+        infos = [describe(load(tx, name)) for name in tx.campaigns()]
+    if json:
+        print_json(infos)
+        return
+    print_table(["campaign", "rules", "calendar", "start", "today", "events"],
+                [(i["name"], ",".join(i["rules"]) or "-", i["calendar"]["kind"], i["start"], i["today"],
+                  i["events"]) for i in infos])
+
+
+@app.command("show")
+@guarded
+def show(ctx: typer.Context, json: bool = JSON_OPTION) -> None:
+    """Show a campaign: rules, calendar, today's date, settings, open dice epoch."""
+    opts = options(ctx)
+    info = query(opts.store(), opts.campaign, describe)
+    if json:
+        print_json(info)
+        return
+    print_pairs([
+        ("campaign", info["name"]), ("rules", ", ".join(info["rules"]) or "(dice and calendar only)"),
+        ("calendar", info["calendar"]["kind"]), ("start", info["start"]), ("today", info["today"]),
+        ("events", info["events"]), ("dice epoch", info["epoch"]), ("commitment", info["commitment"]),
+        ("client seed", repr(info["client_seed"] or "")),
+        *((f"setting {k}", v) for k, v in sorted(info["settings"].items())),
+    ])
+
+
+@app.command("set")
+@guarded
+def set_(
+    ctx: typer.Context,
+    key: str = typer.Argument(..., help=f"One of: {', '.join(sorted(SETTINGS))}."),
+    value: str = typer.Argument(..., help="The new value."),
+    json: bool = JSON_OPTION,
+) -> None:
+    """Change a campaign setting (recorded as an event, so it time-travels)."""
+    opts = options(ctx)
+    (changed,) = commands.set_setting(opts.store(), opts.campaign, key, value, actor=opts.who())
+    if json:
+        print_json(changed.to_dict())
+        return
+    p = changed.payload
+    typer.echo(f"{p['key']}: {p['previous']} -> {p['value']} (position {changed.position})")

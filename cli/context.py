@@ -1,0 +1,72 @@
+"""Global options (--db, --campaign, --actor), shared by every command."""
+
+from __future__ import annotations
+
+import functools
+import getpass
+import os
+from dataclasses import dataclass, field
+from typing import Optional
+
+import typer
+
+from ledger.errors import TallyError
+from ledger.store import Store, resolve_url
+
+
+@dataclass
+class Options:
+    db: Optional[str] = None
+    campaign: Optional[str] = None
+    actor: Optional[str] = None
+    _stores: dict = field(default_factory=dict)
+
+    def store(self, create: bool = False) -> Store:
+        """The ledger; only commands that may start one create the file."""
+        if create not in self._stores:
+            self._stores[create] = Store(resolve_url(self.db), create=create)
+        return self._stores[create]
+
+    def who(self) -> str:
+        if self.actor:
+            return self.actor
+        if os.environ.get("TALLY_ACTOR"):
+            return os.environ["TALLY_ACTOR"]
+        try:
+            return getpass.getuser()
+        except Exception:
+            return "referee"
+
+    def close(self) -> None:
+        for store in self._stores.values():
+            store.dispose()
+
+
+def options(ctx: typer.Context) -> Options:
+    return ctx.find_root().obj
+
+
+def guarded(command):
+    """Every command's refusals become `tally: <message>` on stderr and exit 1;
+    nothing else, and never a traceback, reaches the user."""
+
+    @functools.wraps(command)
+    def run(*args, **kwargs):
+        try:
+            return command(*args, **kwargs)
+        except (typer.Exit, typer.Abort):
+            raise
+        except TallyError as exc:
+            typer.echo(f"tally: {exc}", err=True)
+            raise typer.Exit(1) from None
+        except KeyboardInterrupt:
+            typer.echo("tally: interrupted; nothing half-written was kept", err=True)
+            raise typer.Exit(130) from None
+        except Exception as exc:  # the last line of defence
+            if os.environ.get("TALLY_DEBUG"):
+                raise
+            typer.echo(f"tally: internal error ({exc.__class__.__name__}: {exc}); nothing was written. "
+                       "Run again with TALLY_DEBUG=1 for the details and report it", err=True)
+            raise typer.Exit(1) from None
+
+    return run

@@ -1,0 +1,40 @@
+"""tally db upgrade|status"""
+
+from __future__ import annotations
+
+import typer
+
+from cli.context import guarded, options
+from cli.output import JSON_OPTION, print_json, print_pairs
+from ledger.schema import SCHEMA_REVISION
+from ledger.store import Store, describe, resolve_url
+
+app = typer.Typer(help="The database itself: migrate it, see its state.", no_args_is_help=True)
+
+
+@app.command("upgrade")
+@guarded
+def upgrade(ctx: typer.Context) -> None:
+    """Migrate the database to this tally's schema (creates it if new)."""
+    url = resolve_url(options(ctx).db)
+    store = Store(url, create=True, check_schema=False)
+    before = store.schema_revision()
+    store.upgrade()
+    store.dispose()
+    typer.echo(f"{describe(url)}: schema {before or 'none'} -> {SCHEMA_REVISION}")
+
+
+@app.command("status")
+@guarded
+def status(ctx: typer.Context, json: bool = JSON_OPTION) -> None:
+    """Where the ledger is, its schema revision, size and head."""
+    store = options(ctx).store()
+    with store.reading() as tx:
+        count, head, recorded = tx.head()
+        campaigns = tx.campaigns()
+    info = {"database": describe(store.url), "schema": store.schema_revision(), "events": count,
+            "head": head, "last_recorded_at": recorded, "campaigns": campaigns}
+    if json:
+        print_json(info)
+    else:
+        print_pairs([(k, ", ".join(v) if isinstance(v, list) else v) for k, v in info.items()])

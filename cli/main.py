@@ -1,0 +1,50 @@
+"""The `tally` application: global options and the command groups."""
+
+from __future__ import annotations
+
+import sys
+from typing import Optional
+
+import typer
+
+from cli import campaign, db, dice, ledger
+from cli.context import Options, guarded
+
+
+app = typer.Typer(
+    no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False,
+    help="Tallystick: a referee's campaign ledger. Every roll, haul and ruling is an immutable event.",
+)
+
+
+@app.callback()
+def main_options(
+    ctx: typer.Context,
+    db_: Optional[str] = typer.Option(None, "--db", help="Ledger file path or database URL (default: TALLY_DB or ./tally.db)."),
+    campaign_: Optional[str] = typer.Option(None, "--campaign", help="The campaign (optional when the ledger holds one)."),
+    actor: Optional[str] = typer.Option(None, "--actor", help="Who is logging (default: TALLY_ACTOR or your user name)."),
+) -> None:
+    opts = Options(db=db_, campaign=campaign_, actor=actor)
+    ctx.obj = opts
+    ctx.call_on_close(opts.close)
+
+
+app.add_typer(campaign.app, name="campaign")
+app.add_typer(dice.app, name="dice")
+app.add_typer(db.app, name="db")
+app.command("roll")(guarded(dice.roll))
+app.command("audit")(guarded(dice.audit))
+app.command("odds")(guarded(dice.odds))
+app.command("log")(guarded(ledger.log))
+app.command("verify")(guarded(ledger.verify))
+app.command("void")(guarded(ledger.void))
+app.command("export")(guarded(ledger.export))
+app.command("import")(guarded(ledger.import_))
+
+
+def main() -> None:
+    app(prog_name="tally")
+
+
+if __name__ == "__main__":
+    sys.exit(main())

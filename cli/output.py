@@ -1,0 +1,39 @@
+"""Printing: a readable table by default, JSON for machines (--json)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Iterable, Sequence
+
+import typer
+
+JSON_OPTION = typer.Option(False, "--json", help="Print JSON instead of a table.")
+
+
+def print_json(data: Any) -> None:
+    typer.echo(json.dumps(data, indent=2, ensure_ascii=False))
+
+
+def print_table(columns: Sequence[str], rows: Iterable[Sequence[Any]], title: str | None = None) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table(title=title, show_lines=False, header_style="bold")
+    for column in columns:
+        table.add_column(column, overflow="fold")
+    for row in rows:
+        table.add_row(*("" if v is None else str(v) for v in row))
+    Console().print(table)
+
+
+def print_pairs(pairs: Iterable[tuple[str, Any]]) -> None:
+    pairs = list(pairs)
+    width = max((len(k) for k, _ in pairs), default=0)
+    for key, value in pairs:
+        typer.echo(f"{key.ljust(width)}  {value}")
+
+
+def summary(payload: dict[str, Any], limit: int = 90) -> str:
+    """A payload in one short line, for listings."""
+    text = " ".join(f"{k}={json.dumps(v, ensure_ascii=False)}" for k, v in payload.items() if v is not None)
+    return text if len(text) <= limit else text[: limit - 1] + "…"

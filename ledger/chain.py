@@ -1,0 +1,81 @@
+"""The hash chain: canonical JSON and the SHA-256 rule.
+
+Anyone can re-verify a ledger from its export with this rule alone:
+
+* The hashed fields of an event are ``position, campaign, stream, version,
+  type, schema, game_time, recorded_at, session, actor, cause, payload,
+  prev_hash`` — every envelope field except ``hash`` itself.
+* Canonical JSON: an object with keys sorted by code point, no white space
+  (separators ``,`` and ``:``), non-ASCII characters written as themselves,
+  encoded as UTF-8; ``null`` for absent values; numbers are integers only
+  (a float anywhere is refused, so no two encoders can disagree on it).
+* ``hash = hex(SHA-256(canonical JSON of the hashed fields))``, lower case.
+* ``prev_hash`` of position 1 is sixty-four zeros; of position n it is the
+  ``hash`` of position n-1. The chain runs over the whole database.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import Any, Iterable, Mapping
+
+from ledger.errors import BadInput, ChainBroken
+
+GENESIS = "0" * 64
+
+HASHED_FIELDS = (
+    "position", "campaign", "stream", "version", "type", "schema",
+    "game_time", "recorded_at", "session", "actor", "cause", "payload",
+    "prev_hash",
+)
+
+
+def _refuse_floats(value: Any) -> None:
+    if isinstance(value, float):
+        raise BadInput(f"the ledger stores whole numbers only, not {value!r}")
+    if isinstance(value, dict):
+        for item in value.values():
+            _refuse_floats(item)
+    elif isinstance(value, (list, tuple)):
+        for item in value:
+            _refuse_floats(item)
+
+
+def canonical_json(value: Any) -> str:
+    """The one JSON encoding that is hashed and stored."""
+    _refuse_floats(value)
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def event_hash(fields: dict[str, Any]) -> str:
+    """SHA-256 over the canonical JSON of an envelope's hashed fields."""
+    body = {name: fields[name] for name in HASHED_FIELDS}
+    return hashlib.sha256(canonical_json(body).encode("utf-8")).hexdigest()
+
+
+def verify_rows(rows: Iterable[Mapping[str, Any]]) -> tuple[int, str]:
+    """Walk stored rows (payload as text) in position order; return (count,
+    head hash) or raise ChainBroken naming the first position that fails."""
+    expected_position, prev = 1, GENESIS
+    for fields in rows:
+        position = fields["position"]
+        if position != expected_position:
+            raise ChainBroken(expected_position, f"position {expected_position} is missing (found {position})")
+        if fields["prev_hash"] != prev:
+            raise ChainBroken(position, "prev_hash does not match the hash of the event before it")
+        payload_text = fields["payload"]
+        try:
+            payload = json.loads(payload_text)
+        except ValueError:
+            raise ChainBroken(position, "payload is not valid JSON") from None
+        try:
+            altered = canonical_json(payload) != payload_text
+            altered = altered or event_hash({**fields, "payload": payload}) != fields["hash"]
+        except BadInput:
+            altered = True
+        if altered:
+            raise ChainBroken(position, "stored hash does not match its contents (altered?)")
+        prev = fields["hash"]
+        expected_position += 1
+    return expected_position - 1, prev

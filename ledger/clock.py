@@ -1,0 +1,22 @@
+"""The one source of "now" (transaction time); freezegun drives it in tests."""
+
+from datetime import datetime, timezone
+
+ISO_FORMAT = "%Y-%m-%dT%H:%M:%S.%fZ"
+
+
+def utc_now() -> datetime:
+    return datetime.now(timezone.utc)
+
+
+def format_instant(moment: datetime) -> str:
+    """Fixed width, so string order is time order."""
+    return moment.astimezone(timezone.utc).strftime(ISO_FORMAT)
+
+
+def parse_instant(text: str) -> datetime:
+    """An ISO 8601 timestamp; one without a zone is taken as UTC."""
+    moment = datetime.fromisoformat(text.strip().replace("Z", "+00:00"))
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=timezone.utc)
+    return moment.astimezone(timezone.utc)

@@ -1,0 +1,88 @@
+"""What every command needs: the campaign's events and folded state, read
+inside the write transaction, and one way to append its decision."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Callable, Optional, Sequence, TypeVar
+
+from ledger.envelope import Envelope, NewEvent
+from ledger.errors import BadInput, NotFound, RuleRefused
+from ledger.store import Store, Transaction
+from projections import campaign as campaign_model
+from projections import dice as dice_model
+from projections.timeline import visible
+
+T = TypeVar("T")
+
+
+@dataclass
+class Context:
+    tx: Transaction
+    name: str
+    actor: str
+    envelopes: list[Envelope]  # every event of the campaign, position order
+    campaign: campaign_model.CampaignState
+    dice: dice_model.DiceState
+    versions: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def today(self) -> int:
+        return self.campaign.today
+
+
+def resolve_campaign(tx: Transaction, name: Optional[str]) -> str:
+    names = tx.campaigns()
+    if name is not None:
+        if name not in names:
+            hint = f"known: {', '.join(names)}" if names else "create it with `tally campaign new NAME`"
+            raise NotFound(f"no campaign named {name!r} ({hint})")
+        return name
+    if not names:
+        raise NotFound("no campaign yet: create one with `tally campaign new NAME --start DATE`")
+    if len(names) > 1:
+        raise RuleRefused(
+            f"this database holds {len(names)} campaigns ({', '.join(names)}): choose one with --campaign NAME"
+        )
+    return names[0]
+
+
+def load(tx: Transaction, name: Optional[str], actor: str = "") -> Context:
+    name = resolve_campaign(tx, name)
+    envelopes = list(tx.read(name))
+    versions: dict[str, int] = {}
+    for e in envelopes:
+        versions[e.stream] = e.version
+    return Context(tx=tx, name=name, actor=actor, envelopes=envelopes,
+                   campaign=campaign_model.fold(visible(envelopes)),
+                   dice=dice_model.fold(envelopes), versions=versions)
+
+
+def record(store: Store, name: Optional[str], actor: str,
+           decide: Callable[[Context], Sequence[NewEvent]]) -> list[Envelope]:
+    """Load, decide, append — one transaction, all or nothing."""
+    with store.transaction() as tx:
+        ctx = load(tx, name, actor)
+        new_events = decide(ctx)
+        expected = {e.stream: ctx.versions.get(e.stream, 0) for e in new_events}
+        return tx.append(ctx.name, new_events, actor=actor, expected=expected)
+
+
+def query(store: Store, name: Optional[str], read: Callable[[Context], T]) -> T:
+    """A read-only question about a campaign."""
+    with store.reading() as tx:
+        return read(load(tx, name))
+
+
+_TEXT = re.compile(r"[^\x00-\x1f\x7f]+")
+
+
+def clean_text(value: str, what: str, limit: int = 500) -> str:
+    """One line of free text (a reason, a label), or a refusal."""
+    value = value.strip()
+    if not value:
+        raise BadInput(f"{what} cannot be empty")
+    if len(value) > limit or not _TEXT.fullmatch(value):
+        raise BadInput(f"{what} must be one line of at most {limit} characters")
+    return value

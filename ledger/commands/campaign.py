@@ -1,0 +1,50 @@
+"""Creating a campaign and changing its settings."""
+
+from __future__ import annotations
+
+import re
+from typing import Optional
+
+from ledger.calendar import calendar_from_spec, spec_for
+from ledger.commands.base import Context, record
+from ledger.commands.dice import open_epoch
+from ledger.envelope import Envelope, NewEvent
+from ledger.errors import BadInput, RuleRefused
+from ledger.events.campaign import CampaignCreated, SettingChanged
+from ledger.settings import check, parse_rules
+from ledger.store import Store
+
+NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9 _'.-]{0,63}")
+
+
+def create(store: Store, name: str, *, rules: str, calendar: str, start: str,
+           actor: str) -> list[Envelope]:
+    """Record ``campaign.created`` and open the first dice epoch."""
+    name = name.strip()
+    if not NAME.fullmatch(name):
+        raise BadInput(
+            "a campaign name is 1-64 letters, digits, spaces or _ ' . - and starts with a letter or digit"
+        )
+    modules = parse_rules(rules)
+    spec = spec_for(calendar)
+    start_day = calendar_from_spec(spec).parse_or_day(start)
+    with store.transaction() as tx:
+        if name in tx.campaigns():
+            raise RuleRefused(f"a campaign named {name!r} already exists in this database")
+        created = NewEvent("campaign", CampaignCreated(
+            name=name, rules=modules, calendar=spec, start=start_day), game_time=start_day)
+        commit = open_epoch(tx, name, 1, start_day)
+        return tx.append(name, [created, commit], actor=actor, expected={"campaign": 0, "epoch:1": 0})
+
+
+def set_setting(store: Store, campaign: Optional[str], key: str, value: str, *,
+                actor: str) -> list[Envelope]:
+    def decide(ctx: Context) -> list[NewEvent]:
+        checked = check(key, value, list(ctx.campaign.rules))
+        previous = ctx.campaign.settings.get(key, "")
+        if previous == checked:
+            raise RuleRefused(f"{key} is already {checked}")
+        return [NewEvent("campaign", SettingChanged(key=key, value=checked, previous=previous),
+                         game_time=ctx.today)]
+
+    return record(store, campaign, actor, decide)

@@ -1,0 +1,119 @@
+"""Rolling dice, the client seed, and revealing an epoch's seed."""
+
+from __future__ import annotations
+
+from typing import Optional, Sequence
+
+from ledger.commands.base import Context, clean_text, record
+from ledger.dice.derivation import commitment, derive, new_seed
+from ledger.dice.expression import parse
+from ledger.envelope import Envelope, NewEvent
+from ledger.errors import BadInput, RuleRefused
+from ledger.events.dice import ClientSeedSet, DiceRolled, EpochCommitted, EpochRevealed
+from ledger.store import Store, Transaction
+from projections.dice import Epoch
+
+
+def epoch_stream(number: int) -> str:
+    return f"epoch:{number}"
+
+
+def open_epoch(tx: Transaction, campaign: str, number: int, game_time: int,
+               session: Optional[int] = None) -> NewEvent:
+    """Draw a secret seed, keep it in this transaction, publish only C."""
+    seed = new_seed()
+    tx.put_secret(campaign, number, seed)
+    return NewEvent(epoch_stream(number), EpochCommitted(epoch=number, commitment=commitment(seed)),
+                    game_time=game_time, session=session)
+
+
+def current_epoch(ctx: Context) -> Epoch:
+    epoch = ctx.dice.current
+    if epoch is None:  # every campaign opens epoch 1, every reveal the next
+        raise RuleRefused("no dice epoch is open in this campaign")
+    return epoch
+
+
+def roll_event(ctx: Context, text: str, *, character: Optional[str] = None,
+               why: Optional[str] = None, hand: Optional[Sequence[int]] = None,
+               nonce_offset: int = 0, session: Optional[int] = None) -> NewEvent:
+    """The dice.rolled event for one roll in the current epoch. Commands that
+    roll several times in one transaction pass ``nonce_offset``."""
+    expression = parse(text)
+    epoch = current_epoch(ctx)
+    if hand is not None:
+        faces, total = list(hand), expression.total_from_faces(list(hand))
+        nonce, verifiable = None, False
+    else:
+        seed = ctx.tx.secret(ctx.name, epoch.number)
+        if seed is None:
+            raise RuleRefused(
+                f"the secret seed of epoch {epoch.number} is not in this database (imported from "
+                "elsewhere?): roll there, or log hand rolls with --dice"
+            )
+        nonce, verifiable = epoch.nonces + nonce_offset, True
+        faces, total = derive(expression, seed, epoch.client_seed, nonce)
+    event = DiceRolled(
+        expression=expression.text, dice=faces, total=total, epoch=epoch.number, nonce=nonce,
+        verifiable=verifiable,
+        character=clean_text(character, "--for", 80) if character else None,
+        why=clean_text(why, "--why") if why else None,
+    )
+    return NewEvent(epoch_stream(epoch.number), event, game_time=ctx.today, session=session)
+
+
+def roll(store: Store, campaign: Optional[str], text: str, *, actor: str,
+         character: Optional[str] = None, why: Optional[str] = None,
+         hand: Optional[Sequence[int]] = None) -> Envelope:
+    parse(text)  # refuse a bad expression before touching the database
+    return record(store, campaign, actor, lambda ctx: [
+        roll_event(ctx, text, character=character, why=why, hand=hand)])[0]
+
+
+def set_client_seed(store: Store, campaign: Optional[str], client_seed: str, *,
+                    actor: str) -> Envelope:
+    text = clean_text(client_seed, "the client seed", 200)
+
+    def decide(ctx: Context) -> list[NewEvent]:
+        epoch = current_epoch(ctx)
+        if epoch.nonces:
+            raise RuleRefused(
+                f"epoch {epoch.number} has {epoch.nonces} roll(s) already: a client seed must be set "
+                "before the first roll (set it for the next epoch after `tally dice reveal`)"
+            )
+        if epoch.client_seed:
+            raise RuleRefused(
+                f"epoch {epoch.number} already has client seed {epoch.client_seed!r}; it cannot be changed"
+            )
+        return [NewEvent(epoch_stream(epoch.number), ClientSeedSet(epoch=epoch.number, client_seed=text),
+                         game_time=ctx.today)]
+
+    return record(store, campaign, actor, decide)[0]
+
+
+def reveal_events(ctx: Context, session: Optional[int] = None) -> list[NewEvent]:
+    """Close the current epoch by revealing S, and open the next one."""
+    epoch = current_epoch(ctx)
+    seed = ctx.tx.secret(ctx.name, epoch.number)
+    if seed is None:
+        raise RuleRefused(
+            f"the secret seed of epoch {epoch.number} is not in this database: reveal it where it was rolled"
+        )
+    revealed = EpochRevealed(epoch=epoch.number, commitment=epoch.commitment, seed=seed,
+                             client_seed=epoch.client_seed, rolls=epoch.nonces)
+    return [NewEvent(epoch_stream(epoch.number), revealed, game_time=ctx.today, session=session),
+            open_epoch(ctx.tx, ctx.name, epoch.number + 1, ctx.today, session)]
+
+
+def reveal(store: Store, campaign: Optional[str], *, actor: str) -> list[Envelope]:
+    return record(store, campaign, actor, reveal_events)
+
+
+def parse_hand_faces(text: str) -> list[int]:
+    try:
+        faces = [int(part) for part in text.replace(" ", "").split(",") if part != ""]
+    except ValueError:
+        raise BadInput(f"--dice takes faces separated by commas, like 4,6,1 (not {text!r})") from None
+    if not faces:
+        raise BadInput("--dice needs at least one face, like 4,6,1")
+    return faces

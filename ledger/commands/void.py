@@ -1,0 +1,43 @@
+"""Voiding: a mistake is never edited away, it is withdrawn by a new event."""
+
+from __future__ import annotations
+
+from typing import Optional
+
+from ledger.commands.base import Context, clean_text, record
+from ledger.envelope import Envelope, NewEvent
+from ledger.errors import NotFound, RuleRefused
+from ledger.events.campaign import EventVoided
+from ledger.store import Store
+from projections.timeline import VOID, voided_positions
+
+# The audit and the campaign itself rest on these; withdrawing one would
+# make the ledger unverifiable rather than correct it.
+UNVOIDABLE = {
+    "campaign.created": "the campaign's creation",
+    "dice.committed": "a dice commitment",
+    "dice.client_seed_set": "a client seed",
+    "dice.revealed": "a dice reveal",
+}
+
+
+def void(store: Store, campaign: Optional[str], position: int, *, why: str,
+         actor: str) -> Envelope:
+    reason = clean_text(why, "--why")
+
+    def decide(ctx: Context) -> list[NewEvent]:
+        target = next((e for e in ctx.envelopes if e.position == position), None)
+        if target is None:
+            raise NotFound(f"campaign {ctx.name} has no event at position {position} (see `tally log`)")
+        if target.type == VOID:
+            raise RuleRefused(
+                f"event {position} is itself a void; record the event again instead of voiding the void"
+            )
+        if target.type in UNVOIDABLE:
+            raise RuleRefused(f"event {position} is {UNVOIDABLE[target.type]}, which cannot be voided")
+        if position in voided_positions(ctx.envelopes):
+            raise RuleRefused(f"event {position} is already voided")
+        event = EventVoided(target=position, target_type=target.type, reason=reason, ruled_by=actor)
+        return [NewEvent(target.stream, event, game_time=ctx.today, cause=position)]
+
+    return record(store, campaign, actor, decide)[0]

@@ -1,0 +1,55 @@
+"""The event envelope (DESIGN.md §1) and what an append asks for."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from typing import Any, Optional, Union
+
+from ledger.events.registry import EventModel, decode
+
+
+@dataclass(frozen=True, slots=True)
+class Envelope:
+    """One recorded event, exactly as stored and hashed."""
+
+    position: int
+    campaign: str
+    stream: str
+    version: int
+    type: str
+    schema: int
+    game_time: int
+    recorded_at: str
+    session: Optional[int]
+    actor: str
+    cause: Optional[int]
+    payload: dict[str, Any]
+    prev_hash: str
+    hash: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @property
+    def event(self) -> EventModel:
+        """The payload as its typed, upcast model."""
+        return decode(self.type, self.schema, self.payload)
+
+
+@dataclass(frozen=True, slots=True)
+class Pending:
+    """A cause that points at an earlier event of the same append batch,
+    whose position is not known until the store assigns it."""
+
+    index: int
+
+
+@dataclass(frozen=True, slots=True)
+class NewEvent:
+    """An event a command wants appended; the store fills in the rest."""
+
+    stream: str
+    event: EventModel
+    game_time: int
+    session: Optional[int] = None
+    cause: Union[int, Pending, None] = None

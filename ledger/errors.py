@@ -1,0 +1,45 @@
+"""One error hierarchy for everything a user can get wrong.
+
+Every message is one line that says what is wrong and what to do. The
+command line prints it and exits 1; nothing has been written when one of
+these is raised inside a command.
+"""
+
+
+class TallyError(Exception):
+    """Base class: a refusal the user can act on."""
+
+
+class BadInput(TallyError):
+    """The input itself is malformed (a date, an expression, a file)."""
+
+
+class RuleRefused(TallyError):
+    """The input is well formed but the rules (or the ledger) forbid it."""
+
+
+class NotFound(TallyError):
+    """A campaign, event or other named thing does not exist."""
+
+
+class ConcurrencyConflict(TallyError):
+    """An append named a stream version that is no longer current."""
+
+    def __init__(self, stream: str, expected: int, actual: int):
+        self.stream, self.expected, self.actual = stream, expected, actual
+        super().__init__(
+            f"stream {stream} is at version {actual}, not {expected}: someone "
+            "recorded to it first; read the state again and retry"
+        )
+
+
+class StoreError(TallyError):
+    """The database cannot be opened or used."""
+
+
+class ChainBroken(TallyError):
+    """The hash chain does not verify."""
+
+    def __init__(self, position: int, reason: str):
+        self.position, self.reason = position, reason
+        super().__init__(f"chain broken at position {position}: {reason}")

@@ -1,0 +1,114 @@
+"""The registry of event types: one Pydantic model per dotted type name,
+joined in one discriminated union, plus the upcasters that lift payloads
+recorded under an older schema version to the current one.
+
+A stored payload never carries its type (the envelope does); decoding puts
+the type back as the discriminator and validates in one call.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Annotated, Any, Callable, ClassVar, Union
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+
+from ledger.errors import BadInput
+
+Upcaster = Callable[[dict[str, Any]], dict[str, Any]]
+
+_MODELS: dict[str, type["EventModel"]] = {}
+_UPCASTERS: dict[tuple[str, int], Upcaster] = {}
+
+
+class EventModel(BaseModel):
+    """A small, flat, past-tense fact. Subclasses set ``type`` to a Literal
+    default and may raise ``schema_version`` when their payload changes."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    schema_version: ClassVar[int] = 1
+
+    def payload(self) -> dict[str, Any]:
+        """The payload as stored: every field but the type tag."""
+        return self.model_dump(mode="json", exclude={"type"})
+
+    @classmethod
+    def type_name(cls) -> str:
+        return cls.model_fields["type"].default
+
+
+def register(model: type[EventModel]) -> type[EventModel]:
+    """Class decorator: add an event model to the registry."""
+    name = model.type_name()
+    if name in _MODELS:
+        raise RuntimeError(f"event type {name} registered twice")
+    _MODELS[name] = model
+    _adapter.cache_clear()
+    return model
+
+
+def upcaster(type_name: str, from_version: int) -> Callable[[Upcaster], Upcaster]:
+    """Decorator: a pure dict -> dict step from ``from_version`` to the next."""
+
+    def wrap(fn: Upcaster) -> Upcaster:
+        _UPCASTERS[(type_name, from_version)] = fn
+        return fn
+
+    return wrap
+
+
+def known_types() -> list[str]:
+    _load_all()
+    return sorted(_MODELS)
+
+
+def model_for(type_name: str) -> type[EventModel]:
+    _load_all()
+    try:
+        return _MODELS[type_name]
+    except KeyError:
+        raise BadInput(
+            f"unknown event type {type_name!r}: this version of tally knows "
+            f"{len(_MODELS)} types (see `tally log --type`); upgrade tally if the "
+            "ledger was written by a newer one"
+        ) from None
+
+
+def upcast(type_name: str, schema: int, payload: dict[str, Any]) -> dict[str, Any]:
+    """Lift a payload from its recorded schema version to the current one."""
+    current = model_for(type_name).schema_version
+    if schema > current:
+        raise BadInput(
+            f"event type {type_name} has schema {schema}, newer than this tally "
+            f"knows ({current}): upgrade tally"
+        )
+    while schema < current:
+        step = _UPCASTERS.get((type_name, schema))
+        if step is None:
+            raise BadInput(f"no upcaster for {type_name} from schema {schema}")
+        payload = step(dict(payload))
+        schema += 1
+    return payload
+
+
+def decode(type_name: str, schema: int, payload: dict[str, Any]) -> EventModel:
+    """A stored payload as its event model, upcast and validated."""
+    body = upcast(type_name, schema, payload)
+    try:
+        return _adapter().validate_python({**body, "type": type_name})
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(p) for p in first["loc"][1:]) or "payload"
+        raise BadInput(f"invalid {type_name} payload: {where}: {first['msg']}") from None
+
+
+@lru_cache(maxsize=1)
+def _adapter() -> TypeAdapter:
+    models = tuple(_MODELS.values())
+    union = Annotated[Union[models], Field(discriminator="type")]  # type: ignore[valid-type]
+    return TypeAdapter(union)
+
+
+def _load_all() -> None:
+    # Importing the package registers every event type exactly once.
+    import ledger.events  # noqa: F401

@@ -1,0 +1,52 @@
+"""The tables, as SQLAlchemy Core metadata (Alembic's target)."""
+
+from sqlalchemy import (
+    BigInteger, Column, Index, Integer, MetaData, String, Table, Text, UniqueConstraint,
+)
+
+# Named constraints from the first migration on: SQLite cannot drop an
+# unnamed one later.
+metadata = MetaData(naming_convention={
+    "ix": "ix_%(column_0_label)s",
+    "uq": "uq_%(table_name)s_%(column_0_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+})
+
+# Append-only (triggers in the migration refuse UPDATE and DELETE).
+events = Table(
+    "events", metadata,
+    Column("position", BigInteger().with_variant(Integer, "sqlite"),
+           primary_key=True, autoincrement=False),
+    Column("campaign", String(80), nullable=False),
+    Column("stream", String(200), nullable=False),
+    Column("version", Integer, nullable=False),
+    Column("type", String(80), nullable=False),
+    Column("schema", Integer, nullable=False),
+    Column("game_time", Integer, nullable=False),
+    # Stored as the exact ISO string that was hashed.
+    Column("recorded_at", String(32), nullable=False),
+    Column("session", Integer, nullable=True),
+    Column("actor", String(80), nullable=False),
+    Column("cause", BigInteger().with_variant(Integer, "sqlite"), nullable=True),
+    # Canonical JSON text: the bytes hashed are the bytes stored.
+    Column("payload", Text, nullable=False),
+    Column("prev_hash", String(64), nullable=False),
+    Column("hash", String(64), nullable=False),
+    UniqueConstraint("campaign", "stream", "version", name="uq_events_stream_version"),
+    Index("ix_events_campaign_game_time", "campaign", "game_time", "position"),
+    Index("ix_events_campaign_type", "campaign", "type"),
+)
+
+# The secret seed of each dice epoch, written in the same transaction as its
+# commitment so a crash can never leave an epoch unverifiable. Never exported;
+# append-only like the events.
+dice_secrets = Table(
+    "dice_secrets", metadata,
+    Column("campaign", String(80), primary_key=True),
+    Column("epoch", Integer, primary_key=True),
+    Column("seed", String(64), nullable=False),
+)
+
+SCHEMA_REVISION = "0001"

@@ -1,0 +1,70 @@
+"""Campaign settings: the choices RULES.md names where a seed is silent,
+ambiguous or contradicts itself. Each has a default; changing one records
+``campaign.setting_changed``, and every rule event records the value it used.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Optional
+
+from ledger.errors import BadInput, RuleRefused
+
+MODULES = ("coeac", "gods", "xp", "wolves", "skirmish")
+
+
+@dataclass(frozen=True)
+class Setting:
+    key: str
+    module: str
+    default: str
+    choices: Optional[tuple[str, ...]]
+    doc: str
+
+
+SETTINGS: dict[str, Setting] = {s.key: s for s in (
+    Setting("purchase_rule", "coeac", "discount", ("discount", "pool"),
+            "buying: Ob = Cost − Wealth with wagered Cash only (004 l.600-604), "
+            "or Ob = Cost with [Wealth] dice plus wagered Cash (l.149-153)"),
+    Setting("vow_xp", "xp", "threshold", ("threshold", "stated"),
+            "a fulfilled vow pays the XP at which the current level began, "
+            "or the referee states the award (002 §2)"),
+    Setting("vow_rounding", "xp", "down", ("down", "up"),
+            "halved treasure XP under an open vow rounds down or up (002 §2)"),
+    Setting("vow_limit", "xp", "session", ("session", "level"),
+            "one vow fulfilled per session or per level (002 §2)"),
+    Setting("prayer_modifiers", "gods", "additive", ("additive",),
+            "prayer modifiers are added as percentage points (001 l.741-978)"),
+    Setting("manifestation_clock", "gods", "weighted", ("weighted", "active", "dormant"),
+            "manifestation: active time + dormant time / 10 reaches a year (001)"),
+)}
+
+
+def defaults(rules: list[str]) -> dict[str, str]:
+    return {s.key: s.default for s in SETTINGS.values() if s.module in rules}
+
+
+def check(key: str, value: str, rules: list[str]) -> str:
+    """The value to record, or a refusal saying what would be accepted."""
+    setting = SETTINGS.get(key)
+    if setting is None:
+        raise BadInput(f"unknown setting {key!r}: known settings are {', '.join(sorted(SETTINGS))}")
+    if setting.module not in rules:
+        raise RuleRefused(
+            f"setting {key} belongs to the {setting.module} rules, which this campaign "
+            f"does not run (it runs {', '.join(rules) or 'no modules'})"
+        )
+    value = value.strip()
+    if setting.choices and value not in setting.choices:
+        raise BadInput(f"{key} must be one of {', '.join(setting.choices)}, not {value!r}")
+    return value
+
+
+def parse_rules(text: str) -> list[str]:
+    rules = [r.strip().lower() for r in text.split(",") if r.strip()]
+    unknown = [r for r in rules if r not in MODULES]
+    if unknown:
+        raise BadInput(f"unknown rules module {unknown[0]!r}: choose from {', '.join(MODULES)}")
+    if len(set(rules)) != len(rules):
+        raise BadInput("a rules module is named twice in --rules")
+    return [m for m in MODULES if m in rules]

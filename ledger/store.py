@@ -1,0 +1,317 @@
+"""The event store on SQLAlchemy Core: append-only, hash-chained, one
+global gapless position per database.
+
+Writers are serialised (SQLite ``BEGIN IMMEDIATE``; a transaction-scoped
+advisory lock on PostgreSQL), so a command can read the state, decide and
+append in one transaction, and two processes never interleave positions.
+Appends still name the stream versions they expect, so a caller that read
+outside the transaction is refused rather than silently overtaken.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Callable, Iterable, Iterator, Mapping, Optional, Sequence
+
+import sqlalchemy as sa
+from sqlalchemy import event as sa_event
+from sqlalchemy.engine import Connection, Engine
+
+from ledger.chain import GENESIS, canonical_json, event_hash
+from ledger.clock import format_instant, utc_now
+from ledger.envelope import Envelope, NewEvent, Pending
+from ledger.errors import ConcurrencyConflict, StoreError
+from ledger.schema import SCHEMA_REVISION, dice_secrets, events
+
+DEFAULT_DB = "tally.db"
+_PG_WRITE_LOCK = 7243315  # any constant: one writer at a time per database
+_COLUMNS = [c.name for c in events.columns]
+
+
+def resolve_url(target: Optional[str]) -> str:
+    """A --db value (path or URL), else TALLY_DB, else ./tally.db, as a URL."""
+    target = target or os.environ.get("TALLY_DB") or DEFAULT_DB
+    if "://" in target:
+        return target
+    return f"sqlite:///{Path(target).expanduser().resolve()}"
+
+
+def describe(url: str) -> str:
+    """A URL fit to print: the path for SQLite, no password otherwise."""
+    if url.startswith("sqlite:///"):
+        return url[len("sqlite:///"):]
+    try:
+        return sa.engine.make_url(url).render_as_string(hide_password=True)
+    except Exception:
+        return url
+
+
+class Store:
+    """One database of campaigns."""
+
+    def __init__(self, url: str, *, create: bool = True,
+                 clock: Callable = utc_now, check_schema: bool = True) -> None:
+        self.url = url
+        self.clock = clock
+        self.engine = _make_engine(url, create=create)
+        if check_schema:
+            self._check_schema(create)
+
+    # -- schema ---------------------------------------------------------
+    def _check_schema(self, create: bool) -> None:
+        revision = self.schema_revision()
+        if revision is None and create:
+            self.upgrade()
+        elif revision is None:
+            raise StoreError(
+                f"{describe(self.url)} holds no tally ledger: point --db at a ledger, "
+                "or create one with `tally campaign new NAME`"
+            )
+        elif revision != SCHEMA_REVISION:
+            raise StoreError(
+                f"{describe(self.url)} has schema revision {revision}, this tally "
+                f"uses {SCHEMA_REVISION}: run `tally db upgrade` (or upgrade tally if the "
+                "database is newer)"
+            )
+
+    def schema_revision(self) -> Optional[str]:
+        with self._connect() as conn:
+            if not sa.inspect(conn).has_table("alembic_version"):
+                return None
+            return conn.execute(sa.text("SELECT version_num FROM alembic_version")).scalar()
+
+    def upgrade(self) -> str:
+        """Migrate to the newest schema (imports Alembic only here)."""
+        from alembic import command
+        from alembic.config import Config
+
+        import migrations
+
+        config = Config()
+        config.set_main_option("script_location", str(Path(migrations.__file__).parent))
+        with self._connect(write=True) as conn, conn.begin():
+            config.attributes["connection"] = conn
+            command.upgrade(config, "head")
+        return SCHEMA_REVISION
+
+    # -- transactions ---------------------------------------------------
+    @contextmanager
+    def _connect(self, write: bool = False) -> Iterator[Connection]:
+        try:
+            with self.engine.connect() as conn:
+                yield conn.execution_options(tally_write=write)
+        except sa.exc.OperationalError as exc:
+            raise StoreError(_driver_message(self.url, exc)) from None
+
+    @contextmanager
+    def transaction(self) -> Iterator["Transaction"]:
+        """One atomic unit of work holding the write lock: all or nothing."""
+        with self._connect(write=True) as conn, conn.begin():
+            if conn.dialect.name == "postgresql":
+                conn.execute(sa.text("SELECT pg_advisory_xact_lock(:k)"), {"k": _PG_WRITE_LOCK})
+            yield Transaction(conn, self.clock)
+
+    @contextmanager
+    def reading(self) -> Iterator["Transaction"]:
+        """A read-only, consistent view."""
+        with self._connect() as conn, conn.begin():
+            yield Transaction(conn, self.clock)
+
+    # -- conveniences for single calls ---------------------------------
+    def append(self, campaign: str, new_events: Sequence[NewEvent], *, actor: str,
+               expected: Optional[Mapping[str, int]] = None) -> list[Envelope]:
+        with self.transaction() as tx:
+            return tx.append(campaign, new_events, actor=actor, expected=expected)
+
+    def read(self, campaign: Optional[str] = None, **filters) -> list[Envelope]:
+        with self.reading() as tx:
+            return list(tx.read(campaign, **filters))
+
+    def dispose(self) -> None:
+        self.engine.dispose()
+
+
+class Transaction:
+    """Reads and appends on one connection inside one transaction."""
+
+    def __init__(self, conn: Connection, clock: Callable) -> None:
+        self.conn = conn
+        self.clock = clock
+
+    def head(self) -> tuple[int, str, Optional[str]]:
+        row = self.conn.execute(
+            sa.select(events.c.position, events.c.hash, events.c.recorded_at)
+            .order_by(events.c.position.desc()).limit(1)
+        ).first()
+        return (row[0], row[1], row[2]) if row else (0, GENESIS, None)
+
+    def stream_version(self, campaign: str, stream: str) -> int:
+        return self.conn.execute(
+            sa.select(sa.func.coalesce(sa.func.max(events.c.version), 0))
+            .where(events.c.campaign == campaign, events.c.stream == stream)
+        ).scalar_one()
+
+    def append(self, campaign: str, new_events: Sequence[NewEvent], *, actor: str,
+               expected: Optional[Mapping[str, int]] = None) -> list[Envelope]:
+        """Chain and insert the events; refuse if an expected version is stale."""
+        expected = dict(expected or {})
+        position, prev_hash, last_recorded = self.head()
+        recorded_at = format_instant(self.clock())
+        if last_recorded and recorded_at < last_recorded:
+            recorded_at = last_recorded  # transaction time never runs backwards
+        versions: dict[str, int] = {}
+        for stream in {e.stream for e in new_events} | set(expected):
+            versions[stream] = self.stream_version(campaign, stream)
+            if stream in expected and expected[stream] != versions[stream]:
+                raise ConcurrencyConflict(stream, expected[stream], versions[stream])
+        appended: list[Envelope] = []
+        for new in new_events:
+            position += 1
+            versions[new.stream] += 1
+            cause = new.cause
+            if isinstance(cause, Pending):
+                cause = appended[cause.index].position
+            fields = {
+                "position": position, "campaign": campaign, "stream": new.stream,
+                "version": versions[new.stream], "type": new.event.type_name(),
+                "schema": new.event.schema_version, "game_time": new.game_time,
+                "recorded_at": recorded_at, "session": new.session, "actor": actor,
+                "cause": cause, "payload": new.event.payload(), "prev_hash": prev_hash,
+            }
+            fields["hash"] = prev_hash = event_hash(fields)
+            appended.append(Envelope(**fields))
+        self.insert(appended)
+        return appended
+
+    def insert(self, envelopes: Iterable[Envelope]) -> None:
+        """Insert envelopes exactly as given (import uses this directly)."""
+        rows = [_row(e) for e in envelopes]
+        if not rows:
+            return
+        try:
+            self.conn.execute(events.insert(), rows)
+        except sa.exc.IntegrityError:
+            raise StoreError(
+                "another writer recorded the same stream version at the same time: run the command again"
+            ) from None
+
+    def read(self, campaign: Optional[str] = None, *, after: int = 0,
+             upto: Optional[int] = None, types: Optional[Sequence[str]] = None,
+             stream: Optional[str] = None, session: Optional[int] = None,
+             recorded_by: Optional[str] = None) -> Iterator[Envelope]:
+        """Envelopes in position order, streamed from the database."""
+        query = sa.select(events).where(events.c.position > after).order_by(events.c.position)
+        if campaign is not None:
+            query = query.where(events.c.campaign == campaign)
+        if upto is not None:
+            query = query.where(events.c.position <= upto)
+        if types:
+            query = query.where(events.c.type.in_(list(types)))
+        if stream is not None:
+            query = query.where(events.c.stream == stream)
+        if session is not None:
+            query = query.where(events.c.session == session)
+        if recorded_by is not None:
+            query = query.where(events.c.recorded_at <= recorded_by)
+        result = self.conn.execution_options(yield_per=2000).execute(query)
+        for row in result:
+            yield envelope_from_row(row)
+
+    def raw_rows(self, after: int = 0) -> Iterator[sa.Row]:
+        """Rows as stored (payload as text), for verification."""
+        query = sa.select(events).where(events.c.position > after).order_by(events.c.position)
+        yield from self.conn.execution_options(yield_per=5000).execute(query)
+
+    def campaigns(self) -> list[str]:
+        return list(self.conn.execute(
+            sa.select(events.c.campaign).where(events.c.type == "campaign.created")
+            .order_by(events.c.position)
+        ).scalars())
+
+    def get(self, position: int) -> Optional[Envelope]:
+        row = self.conn.execute(sa.select(events).where(events.c.position == position)).first()
+        return envelope_from_row(row) if row else None
+
+    # -- dice secrets ---------------------------------------------------
+    def put_secret(self, campaign: str, epoch: int, seed_hex: str) -> None:
+        self.conn.execute(dice_secrets.insert(), {"campaign": campaign, "epoch": epoch, "seed": seed_hex})
+
+    def secret(self, campaign: str, epoch: int) -> Optional[str]:
+        return self.conn.execute(
+            sa.select(dice_secrets.c.seed)
+            .where(dice_secrets.c.campaign == campaign, dice_secrets.c.epoch == epoch)
+        ).scalar()
+
+
+def envelope_from_row(row: sa.Row) -> Envelope:
+    data = row._mapping
+    return Envelope(**{**{c: data[c] for c in _COLUMNS}, "payload": json.loads(data["payload"])})
+
+
+def _row(envelope: Envelope) -> dict:
+    row = envelope.to_dict()
+    row["payload"] = canonical_json(envelope.payload)
+    return row
+
+
+def _make_engine(url: str, *, create: bool) -> Engine:
+    try:
+        parsed = sa.engine.make_url(url)
+    except sa.exc.ArgumentError:
+        raise StoreError(
+            f"cannot read the database URL {url!r}: give a file path or a URL such as "
+            "postgresql+psycopg://user@host/dbname"
+        ) from None
+    if parsed.get_backend_name() == "sqlite":
+        path = parsed.database
+        if not path or path == ":memory:":
+            raise StoreError("an in-memory SQLite database cannot hold a ledger: give a file path")
+        if not create and not Path(path).exists():
+            raise StoreError(
+                f"no ledger at {path}: create one with `tally campaign new NAME`, "
+                "or point --db / TALLY_DB at an existing one"
+            )
+        if create and not Path(path).parent.is_dir():
+            raise StoreError(f"cannot create {path}: the folder {Path(path).parent} does not exist")
+    elif parsed.get_backend_name() == "postgresql" and parsed.get_driver_name() in ("psycopg2", ""):
+        # psycopg 3 is the driver we ship; a bare postgresql:// URL means it too.
+        parsed = parsed.set(drivername="postgresql+psycopg")
+    try:
+        engine = sa.create_engine(parsed)
+    except (sa.exc.NoSuchModuleError, ModuleNotFoundError, sa.exc.ArgumentError) as exc:
+        raise StoreError(
+            f"cannot use database URL {describe(url)!r} ({exc.__class__.__name__}): "
+            "use a SQLite file path or postgresql+psycopg://…"
+        ) from None
+    if engine.dialect.name == "sqlite":
+        _configure_sqlite(engine)
+    elif engine.dialect.name != "postgresql":
+        raise StoreError(f"tally supports SQLite and PostgreSQL, not {engine.dialect.name}")
+    return engine
+
+
+def _configure_sqlite(engine: Engine) -> None:
+    @sa_event.listens_for(engine, "connect")
+    def on_connect(dbapi_connection, _record):
+        # Let us issue BEGIN ourselves (pysqlite's own handling defers it).
+        dbapi_connection.isolation_level = None
+        cursor = dbapi_connection.cursor()
+        cursor.execute("PRAGMA busy_timeout = 60000")
+        cursor.execute("PRAGMA journal_mode = WAL")
+        # FULL: a commit in WAL mode survives power loss, not only a crash.
+        cursor.execute("PRAGMA synchronous = FULL")
+        cursor.close()
+
+    @sa_event.listens_for(engine, "begin")
+    def on_begin(conn):
+        write = conn.get_execution_options().get("tally_write", False)
+        conn.exec_driver_sql("BEGIN IMMEDIATE" if write else "BEGIN")
+
+
+def _driver_message(url: str, exc: Exception) -> str:
+    detail = str(getattr(exc, "orig", exc)).strip().splitlines()[0] if str(exc).strip() else ""
+    return (f"cannot use the database {describe(url)}: {detail}. "
+            "Check the path or URL and that the server is running")

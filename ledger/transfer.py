@@ -1,0 +1,161 @@
+"""Export and import of the whole log as JSON Lines, hashes included.
+
+Import re-verifies every line before anything is kept: its fields, its
+payload against the event registry, its hash and its link to the line
+before. The file must be a full log from position 1; lines the database
+already holds must match it exactly (importing twice is a no-op), and only
+the lines beyond the database's head are appended. All or nothing.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ledger.chain import GENESIS, HASHED_FIELDS, canonical_json, event_hash
+from ledger.envelope import Envelope
+from ledger.errors import BadInput, TallyError
+from ledger.events.registry import decode
+from ledger.store import Store
+
+_INSTANT = re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z")
+_HEX64 = re.compile(r"[0-9a-f]{64}")
+_INTS = ("position", "version", "schema", "game_time")
+_OPTIONAL_INTS = ("session", "cause")
+_STRINGS = ("campaign", "stream", "type", "actor")
+_BATCH = 1000
+
+
+@dataclass
+class ImportResult:
+    lines: int = 0
+    added: int = 0
+    already: int = 0
+    secrets_missing: list[str] = field(default_factory=list)
+
+
+def export(store: Store, path: str, *, force: bool = False) -> int:
+    """Write the whole log to ``path`` (atomically: a temporary file renamed)."""
+    target = Path(path)
+    if target.exists() and not force:
+        raise BadInput(f"{path} exists: choose another file name, or pass --force to replace it")
+    if not target.parent.is_dir():
+        raise BadInput(f"cannot write {path}: the folder {target.parent} does not exist")
+    temporary = target.with_name(f".{target.name}.partial")
+    count = 0
+    try:
+        with store.reading() as tx, open(temporary, "w", encoding="utf-8") as out:
+            for envelope in tx.read():
+                out.write(canonical_json(envelope.to_dict()) + "\n")
+                count += 1
+            out.flush()
+            os.fsync(out.fileno())
+        os.replace(temporary, target)
+    except OSError as exc:
+        raise BadInput(f"cannot write {path}: {exc.strerror}") from None
+    finally:
+        temporary.unlink(missing_ok=True)
+    return count
+
+
+def import_file(store: Store, path: str) -> ImportResult:
+    try:
+        handle = open(path, "rb")
+    except OSError as exc:
+        raise BadInput(f"cannot read {path}: {exc.strerror}") from None
+    result = ImportResult()
+    with handle, store.transaction() as tx:
+        head, _, _ = tx.head()
+        prev_hash, batch = GENESIS, []
+        for number, line in enumerate(handle, 1):
+            envelope = _read_line(line, number, prev_hash)
+            prev_hash = envelope.hash
+            result.lines += 1
+            if envelope.position <= head:
+                held = tx.get(envelope.position)
+                if held is None or held.hash != envelope.hash:
+                    raise BadInput(
+                        f"{path} line {number}: this database holds a different event at position "
+                        f"{envelope.position}; the file comes from another ledger (import it into a new database)"
+                    )
+                result.already += 1
+                continue
+            batch.append(envelope)
+            if len(batch) >= _BATCH:
+                tx.insert(batch)
+                result.added += len(batch)
+                batch = []
+        tx.insert(batch)
+        result.added += len(batch)
+        result.secrets_missing = _unrevealed_without_secret(tx)
+    return result
+
+
+def _read_line(line: bytes, number: int, prev_hash: str) -> Envelope:
+    where = f"line {number}"
+    try:
+        data = json.loads(line.decode("utf-8"))
+    except UnicodeDecodeError:
+        raise BadInput(f"{where}: not UTF-8 text") from None
+    except ValueError:
+        raise BadInput(f"{where}: not valid JSON (each line must be one exported event)") from None
+    if not isinstance(data, dict):
+        raise BadInput(f"{where}: not an event object")
+    missing = [f for f in (*HASHED_FIELDS, "hash") if f not in data]
+    extra = sorted(set(data) - set(HASHED_FIELDS) - {"hash"})
+    if missing or extra:
+        raise BadInput(f"{where}: {'missing field ' + missing[0] if missing else 'unknown field ' + extra[0]}")
+    _check_types(data, where)
+    try:
+        decode(data["type"], data["schema"], data["payload"])
+    except TallyError as exc:
+        raise BadInput(f"{where}: {exc}") from None
+    try:
+        matches = event_hash(data) == data["hash"]
+    except BadInput:
+        matches = False
+    if not matches:
+        raise BadInput(f"{where}: the hash does not match the event's contents (altered?); nothing imported")
+    if data["position"] != number:
+        raise BadInput(
+            f"{where}: holds position {data['position']}, expected {number} "
+            "(the file must be a full log in order); nothing imported"
+        )
+    if data["prev_hash"] != prev_hash:
+        raise BadInput(f"{where}: does not follow the line before it (reordered or cut?); nothing imported")
+    return Envelope(**data)
+
+
+def _check_types(data: dict[str, Any], where: str) -> None:
+    for name in _INTS:
+        if type(data[name]) is not int:
+            raise BadInput(f"{where}: {name} must be a whole number")
+    for name in _OPTIONAL_INTS:
+        if data[name] is not None and type(data[name]) is not int:
+            raise BadInput(f"{where}: {name} must be a whole number or null")
+    for name in _STRINGS:
+        if not isinstance(data[name], str) or not data[name]:
+            raise BadInput(f"{where}: {name} must be a non-empty string")
+    if not isinstance(data["payload"], dict):
+        raise BadInput(f"{where}: payload must be an object")
+    if not isinstance(data["recorded_at"], str) or not _INSTANT.fullmatch(data["recorded_at"]):
+        raise BadInput(f"{where}: recorded_at must look like 2026-11-23T20:15:00.000000Z")
+    for name in ("prev_hash", "hash"):
+        if not isinstance(data[name], str) or not _HEX64.fullmatch(data[name]):
+            raise BadInput(f"{where}: {name} must be 64 lower-case hex digits")
+
+
+def _unrevealed_without_secret(tx) -> list[str]:
+    from projections.dice import fold
+
+    missing = []
+    for name in tx.campaigns():
+        current = fold(tx.read(name, types=["dice.committed", "dice.revealed",
+                                            "dice.client_seed_set", "dice.rolled"])).current
+        if current is not None and tx.secret(name, current.number) is None:
+            missing.append(f"{name} epoch {current.number}")
+    return missing

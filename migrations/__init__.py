@@ -1,0 +1,1 @@
+"""Alembic environment and the schema's history (run through `tally db upgrade`)."""

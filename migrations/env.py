@@ -1,0 +1,14 @@
+"""Alembic environment: runs on the connection tally hands it."""
+
+from alembic import context
+
+from ledger.schema import metadata
+
+connection = context.config.attributes["connection"]
+context.configure(
+    connection=connection,
+    target_metadata=metadata,
+    render_as_batch=connection.dialect.name == "sqlite",
+)
+with context.begin_transaction():
+    context.run_migrations()

@@ -1,0 +1,1 @@
+"""Tallystick's read side: pure folds of events into read models."""

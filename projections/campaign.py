@@ -1,0 +1,50 @@
+"""The campaign read model: its rules, calendar, settings and today's date."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Any, Iterable, Optional
+
+from ledger.calendar import Calendar, calendar_from_spec
+from ledger.envelope import Envelope
+from ledger.settings import defaults
+
+
+@dataclass(frozen=True)
+class CampaignState:
+    name: str
+    rules: tuple[str, ...]
+    calendar_spec: dict[str, Any]
+    start: int
+    today: int
+    settings: dict[str, str] = field(default_factory=dict)
+    events: int = 0
+
+    @property
+    def calendar(self) -> Calendar:
+        return calendar_from_spec(self.calendar_spec)
+
+    def runs(self, module: str) -> bool:
+        return module in self.rules
+
+
+def apply(state: Optional[CampaignState], envelope: Envelope) -> Optional[CampaignState]:
+    p = envelope.payload
+    if envelope.type == "campaign.created":
+        return CampaignState(
+            name=p["name"], rules=tuple(p["rules"]), calendar_spec=p["calendar"],
+            start=p["start"], today=p["start"], settings=defaults(p["rules"]), events=1,
+        )
+    if state is None:
+        return None
+    state = replace(state, events=state.events + 1, today=max(state.today, envelope.game_time))
+    if envelope.type == "campaign.setting_changed":
+        return replace(state, settings={**state.settings, p["key"]: p["value"]})
+    return state
+
+
+def fold(envelopes: Iterable[Envelope]) -> Optional[CampaignState]:
+    state = None
+    for envelope in envelopes:
+        state = apply(state, envelope)
+    return state
