@@ -7,12 +7,13 @@ from typing import Optional
 import typer
 
 from cli.context import options
-from cli.output import JSON_OPTION, print_json, print_table, summary
+from cli.output import JSON_OPTION, print_json, print_table
 from ledger.commands.base import load
 from ledger.commands.void import void as void_event
 from ledger.errors import BadInput
 from ledger.events.registry import known_types
 from ledger.store import describe
+from projections.describe import line
 
 
 def log(
@@ -40,9 +41,9 @@ def log(
         print_json([e.to_dict() for e in envelopes])
         return
     print_table(
-        ["#", "game date", "type", "stream", "by", "what"],
-        [(e.position, calendar.format(e.game_time), e.type, e.stream, e.actor,
-          summary(e.payload) + (f"  [voided by {voided[e.position]}]" if e.position in voided else ""))
+        ["#", "game date", "type", "by", "what"],
+        [(e.position, calendar.format(e.game_time), e.type, e.actor,
+          line(e) + (f"  [voided by {voided[e.position]}]" if e.position in voided else ""))
          for e in envelopes],
         title=f"{campaign.name}: {len(envelopes)} event(s)",
     )

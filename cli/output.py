@@ -31,9 +31,3 @@ def print_pairs(pairs: Iterable[tuple[str, Any]]) -> None:
     width = max((len(k) for k, _ in pairs), default=0)
     for key, value in pairs:
         typer.echo(f"{key.ljust(width)}  {value}")
-
-
-def summary(payload: dict[str, Any], limit: int = 90) -> str:
-    """A payload in one short line, for listings."""
-    text = " ".join(f"{k}={json.dumps(v, ensure_ascii=False)}" for k, v in payload.items() if v is not None)
-    return text if len(text) <= limit else text[: limit - 1] + "…"

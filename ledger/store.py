@@ -260,7 +260,7 @@ def _row(envelope: Envelope) -> dict:
 def _make_engine(url: str, *, create: bool) -> Engine:
     try:
         parsed = sa.engine.make_url(url)
-    except sa.exc.ArgumentError:
+    except (sa.exc.ArgumentError, ValueError):
         raise StoreError(
             f"cannot read the database URL {url!r}: give a file path or a URL such as "
             "postgresql+psycopg://user@host/dbname"

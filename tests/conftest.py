@@ -1,0 +1,119 @@
+"""Shared fixtures: real SQLite files, a real PostgreSQL server, and the
+command line run in-process on them."""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+from tests.pgserver import PostgresServer, find_bindir
+
+BACKENDS = ["sqlite", "postgresql"]
+
+
+@pytest.fixture(scope="session")
+def pg_server():
+    bindir = find_bindir()
+    if bindir is None:
+        message = "PostgreSQL server binaries (initdb, pg_ctl) not found: apt-get install postgresql"
+        if os.environ.get("CI"):
+            pytest.fail(message)
+        pytest.skip(message)
+    server = PostgresServer(bindir).start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture(params=BACKENDS)
+def db_url(request, tmp_path) -> str:
+    """An empty ledger URL on each backend in turn."""
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'tally.db'}"
+    return request.getfixturevalue("pg_server").new_database()
+
+
+@pytest.fixture
+def sqlite_url(tmp_path) -> str:
+    return f"sqlite:///{tmp_path / 'tally.db'}"
+
+
+@dataclass
+class Outcome:
+    exit_code: int
+    stdout: str
+    stderr: str
+
+    @property
+    def json(self) -> Any:
+        return json.loads(self.stdout)
+
+    def __repr__(self) -> str:
+        return f"Outcome(exit={self.exit_code}, stdout={self.stdout[-800:]!r}, stderr={self.stderr!r})"
+
+
+class Tally:
+    """`tally --db URL …` run in-process, as a user would type it."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self.runner = CliRunner()
+
+    def __call__(self, *args: str, env: dict | None = None) -> Outcome:
+        from cli.main import app
+
+        result = self.runner.invoke(app, ["--db", self.url, "--actor", "referee", *map(str, args)],
+                                    env=env, catch_exceptions=False)
+        return Outcome(result.exit_code, result.stdout, result.stderr)
+
+    def ok(self, *args: str) -> Outcome:
+        outcome = self(*args)
+        assert outcome.exit_code == 0, outcome
+        return outcome
+
+    def refused(self, *args: str) -> Outcome:
+        """Run a command that must be refused: exit 1, one line, nothing written."""
+        before = self.event_count()
+        outcome = self(*args)
+        assert outcome.exit_code == 1, outcome
+        lines = outcome.stderr.strip().splitlines()
+        assert len(lines) == 1 and lines[0].startswith("tally: "), outcome
+        assert "Traceback" not in outcome.stderr + outcome.stdout
+        assert self.event_count() == before, "a refused command wrote events"
+        return outcome
+
+    def event_count(self) -> int:
+        import sqlalchemy as sa
+
+        from ledger.store import Store
+
+        try:
+            store = Store(self.url, create=False)
+        except Exception:
+            return 0
+        try:
+            with store.reading() as tx:
+                return tx.head()[0]
+        finally:
+            store.dispose()
+
+
+@pytest.fixture
+def tally(db_url) -> Tally:
+    return Tally(db_url)
+
+
+@pytest.fixture
+def tally_sqlite(sqlite_url) -> Tally:
+    return Tally(sqlite_url)
+
+
+@pytest.fixture
+def campaign(tally) -> Tally:
+    """A tally with one campaign, Greyhawk, on a gregorian calendar."""
+    tally.ok("campaign", "new", "Greyhawk", "--rules", "coeac,gods,xp", "--start", "1024-03-01")
+    return tally

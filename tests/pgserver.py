@@ -1,0 +1,92 @@
+"""A throwaway PostgreSQL server for the test suite: initdb on a temporary
+folder, loopback only, a free port, stopped and deleted at the end.
+
+PostgreSQL refuses to run as root; when the suite runs as root (as CI does)
+the server binaries run as the existing `postgres` user via runuser.
+"""
+
+from __future__ import annotations
+
+import glob
+import os
+import pwd
+import shutil
+import socket
+import subprocess
+import tempfile
+import uuid
+from pathlib import Path
+from typing import Optional
+
+
+def find_bindir() -> Optional[Path]:
+    candidates = []
+    if shutil.which("pg_config"):
+        out = subprocess.run(["pg_config", "--bindir"], capture_output=True, text=True)
+        candidates.append(out.stdout.strip())
+    candidates += sorted(glob.glob("/usr/lib/postgresql/*/bin"), reverse=True)
+    for folder in candidates:
+        if folder and (Path(folder) / "initdb").exists() and (Path(folder) / "pg_ctl").exists():
+            return Path(folder)
+    return None
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+class PostgresServer:
+    def __init__(self, bindir: Path) -> None:
+        self.bindir = bindir
+        self.root = Path(tempfile.mkdtemp(prefix="tally-pg-"))
+        self.data = self.root / "data"
+        self.port = free_port()
+        self.prefix: list[str] = []
+        if os.geteuid() == 0:
+            user = pwd.getpwnam("postgres")
+            os.chown(self.root, user.pw_uid, user.pw_gid)
+            self.prefix = ["runuser", "-u", "postgres", "--"]
+
+    def _run(self, *args: str) -> None:
+        result = subprocess.run([*self.prefix, *args], capture_output=True, text=True)
+        if result.returncode != 0:
+            log = self.root / "server.log"
+            tail = log.read_text()[-2000:] if log.exists() else ""
+            raise RuntimeError(f"{args[0]} failed: {result.stdout}{result.stderr}{tail}")
+
+    def start(self) -> "PostgresServer":
+        self._run(str(self.bindir / "initdb"), "-D", str(self.data), "-A", "trust", "-U", "tally",
+                  "-E", "UTF8", "--no-sync", "--no-instructions")
+        options = f"-h 127.0.0.1 -p {self.port} -k {self.root} -F -c max_connections=60"
+        self._run(str(self.bindir / "pg_ctl"), "-D", str(self.data), "-l", str(self.root / "server.log"),
+                  "-o", options, "-w", "-t", "60", "start")
+        return self
+
+    def stop(self) -> None:
+        try:
+            self._run(str(self.bindir / "pg_ctl"), "-D", str(self.data), "-m", "immediate", "-w", "stop")
+        finally:
+            shutil.rmtree(self.root, ignore_errors=True)
+
+    def url(self, database: str = "postgres") -> str:
+        return f"postgresql+psycopg://tally@127.0.0.1:{self.port}/{database}"
+
+    def new_database(self) -> str:
+        """A fresh, empty database; its URL."""
+        import psycopg
+
+        name = f"t_{uuid.uuid4().hex[:12]}"
+        with psycopg.connect(f"host=127.0.0.1 port={self.port} user=tally dbname=postgres",
+                             autocommit=True) as conn:
+            conn.execute(f'CREATE DATABASE "{name}"')
+        return self.url(name)
+
+    def psql(self, url: str, sql: str) -> subprocess.CompletedProcess:
+        database = url.rsplit("/", 1)[1]
+        return subprocess.run(
+            [str(self.bindir / "psql"), "-h", "127.0.0.1", "-p", str(self.port), "-U", "tally",
+             "-d", database, "-v", "ON_ERROR_STOP=1", "-c", sql],
+            capture_output=True, text=True,
+        )

@@ -1,0 +1,191 @@
+"""The event store, the same cases on SQLite and PostgreSQL."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import subprocess
+import sys
+from datetime import datetime, timedelta, timezone
+
+import pytest
+import sqlalchemy as sa
+from freezegun import freeze_time
+
+from ledger.chain import GENESIS, verify_rows
+from ledger.envelope import NewEvent, Pending
+from ledger.errors import BadInput, ConcurrencyConflict, StoreError
+from ledger.events.campaign import SettingChanged
+from ledger.store import Store
+
+
+def setting(key="purchase_rule", value="pool", previous="discount"):
+    return SettingChanged(key=key, value=value, previous=previous)
+
+
+@pytest.fixture
+def store(db_url):
+    store = Store(db_url)
+    yield store
+    store.dispose()
+
+
+def verify(store):
+    with store.reading() as tx:
+        return verify_rows(r._mapping for r in tx.raw_rows())
+
+
+def test_positions_are_global_gapless_and_start_at_one(store):
+    store.append("a", [NewEvent("campaign", setting(), 10)], actor="ref")
+    store.append("b", [NewEvent("campaign", setting(), 10), NewEvent("x", setting(), 11)], actor="ref")
+    assert [e.position for e in store.read()] == [1, 2, 3]
+    assert [e.version for e in store.read("b")] == [1, 1]
+
+
+def test_each_event_links_to_the_hash_before_it(store):
+    store.append("a", [NewEvent("s", setting(), 1), NewEvent("s", setting(), 2)], actor="ref")
+    first, second = store.read()
+    assert first.prev_hash == GENESIS and second.prev_hash == first.hash
+    assert verify(store) == (2, second.hash)
+
+
+def test_expected_version_mismatch_is_refused_and_writes_nothing(store):
+    store.append("a", [NewEvent("s", setting(), 1)], actor="ref", expected={"s": 0})
+    with pytest.raises(ConcurrencyConflict, match="is at version 1, not 0"):
+        store.append("a", [NewEvent("s", setting(), 1)], actor="ref", expected={"s": 0})
+    assert len(store.read()) == 1
+    store.append("a", [NewEvent("s", setting(), 1)], actor="ref", expected={"s": 1})
+    assert [e.version for e in store.read()] == [1, 2]
+
+
+def test_a_failing_batch_writes_nothing(store):
+    with pytest.raises(ConcurrencyConflict):
+        with store.transaction() as tx:
+            tx.append("a", [NewEvent("s", setting(), 1)], actor="ref")
+            tx.append("a", [NewEvent("s", setting(value="x"), 1)], actor="ref", expected={"s": 0})
+    assert store.read() == []
+
+
+def test_cause_can_point_into_the_same_batch(store):
+    first, second = store.append("a", [NewEvent("s", setting(), 1),
+                                        NewEvent("s", setting(), 1, cause=Pending(0))], actor="ref")
+    assert second.cause == first.position
+
+
+def test_recorded_at_is_set_by_the_store_and_never_runs_backwards(db_url):
+    with freeze_time("2026-11-01 20:00:00"):
+        store = Store(db_url)
+        (first,) = store.append("a", [NewEvent("s", setting(), 1)], actor="ref")
+    assert first.recorded_at == "2026-11-01T20:00:00.000000Z"
+    with freeze_time("2026-10-01 20:00:00"):  # a clock set wrong
+        (second,) = store.append("a", [NewEvent("s", setting(), 1)], actor="ref")
+    assert second.recorded_at == first.recorded_at
+    store.dispose()
+
+
+def test_canonical_json_refuses_floats():
+    from ledger.chain import canonical_json
+
+    with pytest.raises(BadInput, match="whole numbers"):
+        canonical_json({"odds": [1, {"chance": 0.5}]})
+
+
+def test_the_database_refuses_update_and_delete(store, db_url):
+    store.append("a", [NewEvent("s", setting(), 1)], actor="ref")
+    for statement in ("UPDATE events SET actor = 'mallory'", "DELETE FROM events",
+                      "DELETE FROM dice_secrets"):
+        with pytest.raises((sa.exc.IntegrityError, sa.exc.InternalError, sa.exc.DatabaseError),
+                           match="append-only"):
+            with store.engine.begin() as conn:
+                if statement.endswith("dice_secrets"):
+                    conn.execute(sa.text("INSERT INTO dice_secrets VALUES ('a', 1, 'ff')"))
+                conn.execute(sa.text(statement))
+    assert [e.actor for e in store.read()] == ["ref"]
+
+
+def test_sqlite3_shell_update_fails_with_the_trigger_error(tmp_path):
+    path = tmp_path / "t.db"
+    store = Store(f"sqlite:///{path}")
+    store.append("a", [NewEvent("s", setting(), 1)], actor="ref")
+    store.dispose()
+    conn = sqlite3.connect(path)
+    with pytest.raises(sqlite3.DatabaseError, match="events is append-only: UPDATE refused"):
+        conn.execute("UPDATE events SET payload = '{}'")
+    with pytest.raises(sqlite3.DatabaseError, match="events is append-only: DELETE refused"):
+        conn.execute("DELETE FROM events")
+    conn.close()
+
+
+def test_psql_update_and_delete_fail_with_the_trigger_error(pg_server):
+    url = pg_server.new_database()
+    store = Store(url)
+    store.append("a", [NewEvent("s", setting(), 1)], actor="ref")
+    store.dispose()
+    for sql, verb in (("UPDATE events SET actor = 'x'", "UPDATE"), ("DELETE FROM events", "DELETE"),
+                      ("TRUNCATE events", "TRUNCATE")):
+        result = pg_server.psql(url, sql)
+        assert result.returncode != 0
+        assert f"events is append-only: {verb} refused" in result.stderr
+
+
+def test_read_filters(store):
+    store.append("a", [NewEvent("s", setting(), 1), NewEvent("t", setting(), 2, session=3)], actor="ref")
+    store.append("b", [NewEvent("s", setting(), 1)], actor="ref")
+    assert [e.position for e in store.read("a", stream="t")] == [2]
+    assert [e.position for e in store.read("a", session=3)] == [2]
+    assert [e.position for e in store.read(after=1)] == [2, 3]
+    assert [e.position for e in store.read(upto=2)] == [1, 2]
+
+
+WRITER = r"""
+import sys
+from ledger.envelope import NewEvent
+from ledger.events.campaign import SettingChanged
+from ledger.store import Store
+store = Store(sys.argv[1])
+for i in range(int(sys.argv[3])):
+    with store.transaction() as tx:
+        version = tx.stream_version("c", "shared")
+        tx.append("c", [NewEvent("shared", SettingChanged(key=sys.argv[2], value=str(i), previous=""), 1)],
+                  actor=sys.argv[2], expected={"shared": version})
+"""
+
+
+def test_concurrent_writers_lose_nothing_and_keep_the_chain(db_url):
+    Store(db_url).dispose()  # create and migrate once, before the race
+    per_writer = 60
+    writers = [subprocess.Popen([sys.executable, "-c", WRITER, db_url, f"w{n}", str(per_writer)])
+               for n in range(4)]
+    assert [w.wait(timeout=240) for w in writers] == [0, 0, 0, 0]
+    store = Store(db_url)
+    events = store.read()
+    assert len(events) == 4 * per_writer
+    assert sorted(e.version for e in events) == list(range(1, 4 * per_writer + 1))
+    for n in range(4):
+        assert [e.payload["value"] for e in events if e.actor == f"w{n}"] == [str(i) for i in range(per_writer)]
+    assert verify(store)[0] == 4 * per_writer
+    store.dispose()
+
+
+def test_an_unreadable_url_is_a_one_line_refusal():
+    with pytest.raises(StoreError, match="cannot read the database URL"):
+        Store("postgresql+psycopg://u@h:notaport/db")
+    with pytest.raises(StoreError, match="cannot use the database .*Connection refused"):
+        Store("postgresql+psycopg://tally@127.0.0.1:1/x")
+    with pytest.raises(StoreError, match="cannot use database URL"):
+        Store("nosuchdb://x/y")
+
+
+def test_a_missing_file_is_not_created_by_a_read(tmp_path):
+    path = tmp_path / "missing.db"
+    with pytest.raises(StoreError, match="no ledger at"):
+        Store(f"sqlite:///{path}", create=False)
+    assert not path.exists()
+
+
+def test_sqlite_runs_in_wal_mode_with_full_sync(tmp_path):
+    store = Store(f"sqlite:///{tmp_path / 'w.db'}")
+    with store.engine.connect() as conn:
+        assert conn.exec_driver_sql("PRAGMA journal_mode").scalar() == "wal"
+        assert conn.exec_driver_sql("PRAGMA synchronous").scalar() == 2  # FULL
+    store.dispose()
