@@ -65,7 +65,8 @@ def guarded(command):
         except Exception as exc:  # the last line of defence
             if os.environ.get("TALLY_DEBUG"):
                 raise
-            typer.echo(f"tally: internal error ({exc.__class__.__name__}: {exc}); nothing was written. "
+            detail = (str(exc).strip().splitlines() or [""])[0][:200]
+            typer.echo(f"tally: internal error ({exc.__class__.__name__}: {detail}); nothing was written. "
                        "Run again with TALLY_DEBUG=1 for the details and report it", err=True)
             raise typer.Exit(1) from None
 

@@ -17,12 +17,14 @@ def print_json(data: Any) -> None:
 def print_table(columns: Sequence[str], rows: Iterable[Sequence[Any]], title: str | None = None) -> None:
     from rich.console import Console
     from rich.table import Table
+    from rich.text import Text
 
     table = Table(title=title, show_lines=False, header_style="bold")
     for column in columns:
         table.add_column(column, overflow="fold")
     for row in rows:
-        table.add_row(*("" if v is None else str(v) for v in row))
+        # Text, not markup: a cell like "[voided by 4]" is data, not a style tag.
+        table.add_row(*(Text("" if v is None else str(v)) for v in row))
     Console().print(table)
 
 

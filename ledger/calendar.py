@@ -78,10 +78,11 @@ class Bifrost(Calendar):
 
     def parse(self, text: str) -> int:
         text = text.strip()
-        match = (re.fullmatch(r"day\s+(\d)\s+of\s+week\s+(\d{1,2}),?\s+(\d{1,5})", text, re.I)
-                 or _swap(re.fullmatch(r"(\d{1,5})-W(\d{1,2})-(\d)", text, re.I)))
-        if match:
-            weekday, week, year = (int(g) for g in match)
+        words = re.fullmatch(r"day\s+(\d)\s+of\s+week\s+(\d{1,2}),?\s+(\d{1,5})", text, re.I)
+        compact = re.fullmatch(r"(\d{1,5})-W(\d{1,2})-(\d)", text, re.I)
+        parts = words.groups() if words else compact.groups()[::-1] if compact else None
+        if parts:
+            weekday, week, year = (int(g) for g in parts)
             if 1 <= weekday <= 7 and 1 <= week <= 52 and year >= 1:
                 return (year - 1) * self.YEAR + (week - 1) * 7 + weekday
         raise self._refuse(text, "'day 3 of week 12, 1024' or 1024-W12-3")
@@ -128,11 +129,6 @@ class Months(Calendar):
                 return f"{doy + 1} {month} {year + self.spec['first_year']}"
             doy -= days
         raise AssertionError("unreachable")
-
-
-def _swap(match):
-    # 1024-W12-3 -> (weekday, week, year)
-    return (match.group(3), match.group(2), match.group(1)) if match else None
 
 
 def _month_index(name: str) -> int:

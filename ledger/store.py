@@ -216,14 +216,13 @@ class Transaction:
             query = query.where(events.c.session == session)
         if recorded_by is not None:
             query = query.where(events.c.recorded_at <= recorded_by)
-        result = self.conn.execution_options(yield_per=2000).execute(query)
-        for row in result:
+        for row in self.conn.execute(query.execution_options(yield_per=2000)):
             yield envelope_from_row(row)
 
     def raw_rows(self, after: int = 0) -> Iterator[sa.Row]:
         """Rows as stored (payload as text), for verification."""
         query = sa.select(events).where(events.c.position > after).order_by(events.c.position)
-        yield from self.conn.execution_options(yield_per=5000).execute(query)
+        yield from self.conn.execute(query.execution_options(yield_per=5000))
 
     def campaigns(self) -> list[str]:
         return list(self.conn.execute(

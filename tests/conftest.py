@@ -66,6 +66,7 @@ class Tally:
     def __call__(self, *args: str, env: dict | None = None) -> Outcome:
         from cli.main import app
 
+        env = {"COLUMNS": "250", **(env or {})}  # wide tables, so a test can read a whole row
         result = self.runner.invoke(app, ["--db", self.url, "--actor", "referee", *map(str, args)],
                                     env=env, catch_exceptions=False)
         return Outcome(result.exit_code, result.stdout, result.stderr)
