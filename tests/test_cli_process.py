@@ -1,0 +1,63 @@
+"""The installed `tally` command, run as a real process."""
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from cli.main import app
+
+TALLY = shutil.which("tally", path=str(Path(sys.executable).parent)) or "tally"
+
+
+def run(*args, db):
+    env = {**os.environ, "TALLY_DB": str(db), "TALLY_ACTOR": "referee", "COLUMNS": "200"}
+    return subprocess.run([TALLY, *args], capture_output=True, text=True, env=env)
+
+
+def test_exit_status_is_0_done_1_refused_2_usage(tmp_path):
+    db = tmp_path / "t.db"
+    assert run("campaign", "new", "G", "--start", "1024-03-01", db=db).returncode == 0
+    rolled = run("roll", "2d6", "--json", db=db)
+    assert rolled.returncode == 0 and json.loads(rolled.stdout)["total"] >= 2
+    refused = run("roll", "2d6", "--dice", "9,9", db=db)
+    assert refused.returncode == 1
+    assert refused.stderr.strip() == "tally: 9 is not a face of a d6 (it shows 1 to 6)"
+    usage = run("roll", db=db)
+    assert usage.returncode == 2
+    for outcome in (refused, usage):
+        assert "Traceback" not in outcome.stderr
+
+
+def test_env_selects_the_database_and_nothing_else_is_created(tmp_path):
+    db = tmp_path / "t.db"
+    outcome = run("log", db=db)
+    assert outcome.returncode == 1 and "no ledger at" in outcome.stderr
+    assert not db.exists()
+
+
+def all_commands(group, prefix=()):
+    import typer.main
+
+    command = typer.main.get_command(group)
+    stack = [(prefix, command)]
+    while stack:
+        path, cmd = stack.pop()
+        yield path, cmd
+        for name, sub in getattr(cmd, "commands", {}).items():
+            stack.append((path + (name,), sub))
+
+
+def test_every_command_and_option_has_help():
+    missing = []
+    for path, command in all_commands(app):
+        if path and not (command.help or "").strip():
+            missing.append(" ".join(path))
+        for param in command.params:
+            if getattr(param, "help", "x") in (None, "") and param.name not in ("ctx",):
+                missing.append(f"{' '.join(path)} {param.name}")
+    assert missing == []
