@@ -118,3 +118,18 @@ def campaign(tally) -> Tally:
     """A tally with one campaign, Greyhawk, on a gregorian calendar."""
     tally.ok("campaign", "new", "Greyhawk", "--rules", "coeac,gods,xp", "--start", "1024-03-01")
     return tally
+
+
+def tamper(url: str, sql: str) -> None:
+    """Drop the append-only trigger by hand and alter the log, as an attacker
+    with database access could."""
+    import sqlalchemy as sa
+
+    engine = sa.create_engine(url)
+    with engine.begin() as conn:
+        if conn.dialect.name == "sqlite":
+            conn.execute(sa.text("DROP TRIGGER events_no_update"))
+        else:
+            conn.execute(sa.text("DROP TRIGGER events_no_change ON events"))
+        conn.execute(sa.text(sql))
+    engine.dispose()

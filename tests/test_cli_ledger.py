@@ -3,9 +3,8 @@
 import json
 
 import pytest
-import sqlalchemy as sa
 
-from tests.conftest import Tally
+from tests.conftest import Tally, tamper
 
 
 def roll_some(tally, n=3):
@@ -37,21 +36,10 @@ def test_verify_reports_the_head(campaign):
     assert verified["head"] == campaign.ok("log", "--json").json[-1]["hash"]
 
 
-def drop_trigger_and_alter(url, position):
-    engine = sa.create_engine(url)
-    with engine.begin() as conn:
-        if conn.dialect.name == "sqlite":
-            conn.execute(sa.text("DROP TRIGGER events_no_update"))
-        else:
-            conn.execute(sa.text("DROP TRIGGER events_no_change ON events"))
-        conn.execute(sa.text("UPDATE events SET payload = replace(payload, '\"total\":', '\"total\": ') "
-                             "WHERE position = :p"), {"p": position})
-    engine.dispose()
-
-
 def test_an_altered_payload_byte_breaks_verify_at_that_position(campaign):
     positions = roll_some(campaign, 3)
-    drop_trigger_and_alter(campaign.url, positions[1])
+    tamper(campaign.url, "UPDATE events SET payload = replace(payload, '\"total\":', '\"total\": ') "
+                         f"WHERE position = {positions[1]}")
     outcome = campaign("verify")
     assert outcome.exit_code == 1
     assert f"chain broken at position {positions[1]}" in outcome.stderr

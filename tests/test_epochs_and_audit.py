@@ -11,7 +11,7 @@ import sqlalchemy as sa
 from ledger.commands.dice import roll
 from ledger.store import Store
 from tests import independent_verifier
-from tests.conftest import Tally
+from tests.conftest import Tally, tamper
 
 MIXED = ["2d6", "3d6", "d20", "d%", "dA", "2d6kl1", "2d6kh1", "3d6kh2", "6d6s4", "12d6s4",
          "3d6*10", "1d6/2", "1d12+3", "4d8+2d10-1", "d997", "2dA+1"]
@@ -119,17 +119,6 @@ def test_a_crash_loses_nothing_acknowledged_and_leaves_the_epoch_verifiable(tall
     assert tally.ok("roll", "2d6", "--json").json["nonce"] == 1
     tally.ok("dice", "reveal")
     assert tally.ok("audit", "--json").json["epochs"][0]["rolls_checked"] == 2
-
-
-def tamper(url, sql):
-    engine = sa.create_engine(url)
-    with engine.begin() as conn:
-        if conn.dialect.name == "sqlite":
-            conn.execute(sa.text("DROP TRIGGER events_no_update"))
-        else:
-            conn.execute(sa.text("DROP TRIGGER events_no_change ON events"))
-        conn.execute(sa.text(sql))
-    engine.dispose()
 
 
 def test_audit_catches_a_fudged_roll_and_names_its_position(campaign):
