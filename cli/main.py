@@ -7,7 +7,7 @@ from typing import Optional
 
 import typer
 
-from cli import campaign, db, dice, ledger
+from cli import campaign, company, db, dice, economy, ledger, session, stable
 from cli.context import Options, guarded
 
 
@@ -32,6 +32,12 @@ def main_options(
 app.add_typer(campaign.app, name="campaign")
 app.add_typer(dice.app, name="dice")
 app.add_typer(db.app, name="db")
+app.add_typer(stable.player_app, name="player")
+app.add_typer(stable.char_app, name="char")
+app.add_typer(session.app, name="session")
+app.add_typer(economy.treasure_app, name="treasure")
+app.add_typer(economy.wealth_app, name="wealth")
+app.add_typer(company.stronghold_app, name="stronghold")
 app.command("roll")(guarded(dice.roll))
 app.command("audit")(guarded(dice.audit))
 app.command("odds")(guarded(dice.odds))
@@ -40,6 +46,16 @@ app.command("verify")(guarded(ledger.verify))
 app.command("void")(guarded(ledger.void))
 app.command("export")(guarded(ledger.export))
 app.command("import")(guarded(ledger.import_))
+app.command("stable")(stable.stable)
+app.command("retire")(stable.retire)
+app.command("down-and-out")(session.down_and_out)
+app.command("buy")(economy.buy)
+app.command("sell")(economy.sell)
+app.command("company")(company.company)
+# Negative numbers are arguments here (`tally cash Astrid -3`), not options.
+SIGNED = {"ignore_unknown_options": True}
+app.command("cash", context_settings=SIGNED)(economy.cash)
+app.command("rep", context_settings=SIGNED)(company.rep)
 
 
 def main() -> None:

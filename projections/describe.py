@@ -23,6 +23,39 @@ _LINES: dict[str, Callable[[dict], str]] = {
     "dice.client_seed_set": lambda p: f"epoch {p['epoch']} client seed {p['client_seed']!r}",
     "dice.revealed": lambda p: f"epoch {p['epoch']} revealed after {p['rolls']} roll(s): seed {p['seed'][:16]}…",
     "dice.rolled": _roll,
+    "player.added": lambda p: f"player {p['name']} joins the table",
+    "character.created": lambda p: f"{p['name']} joins {p['player']}'s stable" + (
+        f" (opening {', '.join(f'{k} {v}' for k, v in p['opening'].items())})" if p.get("opening") else "") + (
+        f" inheriting from {p['inherited_from']}" if p.get("inherited_from") else ""),
+    "character.died": lambda p: f"{p['name']} dies: {p['cause']}",
+    "character.retired": lambda p: f"{p['name']} retires ({p['boons']} Boons, Wealth {p['wealth']})",
+    "session.opened": lambda p: f"session {p['number']} opens: " + ", ".join(p["activated"].values()),
+    "session.closed": lambda p: f"session {p['number']} closes",
+    "treasure.found": lambda p: f"{p['cash']} Cash found: {p['source']}",
+    "treasure.divided": lambda p: "treasure divided: " + ", ".join(
+        f"{k} {v}" for k, v in {**p["shares"], **p["set_aside"]}.items()),
+    "treasure.set_aside_paid": lambda p: f"{p['character']} receives {p['cash']} Cash set aside for {p['player']}",
+    "cash.changed": lambda p: f"{p['character']} Cash {p['delta']:+d}: {p['why']}",
+    "boon.gained": lambda p: f"{p['character']} gains a Boon ({p['reason']})",
+    "boon.owed": lambda p: f"{p['died']}'s Boon waits for {p['player']}'s next new character",
+    "income.rolled": lambda p: f"{p['character']} Income: {p['successes']} Cash",
+    "wealth.attempted": lambda p: f"{p['character']} Wealth {p['rank_from']} -> {p['rank_to']}, Ob {p['ob']}, "
+                                  f"{p['successes']} successes: {'gained' if p['succeeded'] else 'failed'} "
+                                  f"({p['wager']} Cash wagered)",
+    "item.bought": lambda p: f"{p['character']} {'buys' if p['succeeded'] else 'fails to buy'} {p['item']} "
+                             f"(Ob {p['ob']}, {p['rule']}, {p['cash_spent']} Cash spent)",
+    "item.sold": lambda p: f"{p['character']} sells {p['item']} for {p['cash_gained']} Cash",
+    "down_and_out.rolled": lambda p: f"{p['character']} Down and Out {p['total']}: {p['result'].replace('_', ' ')}",
+    "hp.max_changed": lambda p: f"{p['character']} max HP {p['delta']:+d}",
+    "save.lost": lambda p: f"{p['character']} {p['save']} {p['before']} -> {p['after']}",
+    "skill.reduced": lambda p: f"{p['character']} {p['skill']} {p['before']} -> {p['after']}",
+    "gear.broken": lambda p: f"{p['character']}: {p['items']} items break ({p['note']})",
+    "stronghold.founded": lambda p: f"stronghold {p['name']} founded, owned by {p['owner']}",
+    "stronghold.attempted": lambda p: f"{p['name']} {p['rank_from']} -> {p['rank_to']}, Ob {p['ob']}, "
+                                      f"{p['successes']} successes: {'gained' if p['succeeded'] else 'failed'}"
+                                      + (f", tags {', '.join(p['tags'])}" if p["tags"] else ""),
+    "reputation.changed": lambda p: f"Reputation with {p['faction']} {p['before']:+d} -> {p['after']:+d}: {p['why']}"
+                                    + (" (clamped)" if p["clamped"] else ""),
 }
 
 

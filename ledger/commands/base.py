@@ -12,6 +12,7 @@ from ledger.errors import BadInput, NotFound, RuleRefused
 from ledger.store import Store, Transaction
 from projections import campaign as campaign_model
 from projections import dice as dice_model
+from projections import world as world_model
 from projections.timeline import visible
 
 T = TypeVar("T")
@@ -23,13 +24,33 @@ class Context:
     name: str
     actor: str
     envelopes: list[Envelope]  # every event of the campaign, position order
-    campaign: campaign_model.CampaignState
+    world: world_model.World
     dice: dice_model.DiceState
     versions: dict[str, int] = field(default_factory=dict)
 
     @property
+    def campaign(self) -> campaign_model.CampaignState:
+        return self.world.campaign
+
+    @property
     def today(self) -> int:
         return self.campaign.today
+
+    @property
+    def session(self):
+        """The open session, or None between sessions."""
+        return self.world.sessions.current
+
+    @property
+    def session_number(self) -> Optional[int]:
+        return self.session.number if self.session else None
+
+    def require(self, module: str) -> None:
+        if not self.campaign.runs(module):
+            raise RuleRefused(
+                f"campaign {self.name} does not run the {module} rules "
+                f"(it runs {', '.join(self.campaign.rules) or 'none'})"
+            )
 
 
 def resolve_campaign(tx: Transaction, name: Optional[str]) -> str:
@@ -55,7 +76,7 @@ def load(tx: Transaction, name: Optional[str], actor: str = "") -> Context:
     for e in envelopes:
         versions[e.stream] = e.version
     return Context(tx=tx, name=name, actor=actor, envelopes=envelopes,
-                   campaign=campaign_model.fold(visible(envelopes)),
+                   world=world_model.fold(visible(envelopes)),
                    dice=dice_model.fold(envelopes), versions=versions)
 
 

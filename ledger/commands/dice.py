@@ -19,11 +19,13 @@ def epoch_stream(number: int) -> str:
 
 
 def open_epoch(tx: Transaction, campaign: str, number: int, game_time: int,
-               session: Optional[int] = None) -> NewEvent:
-    """Draw a secret seed, keep it in this transaction, publish only C."""
+               session: Optional[int] = None, covers: Optional[int] = None) -> NewEvent:
+    """Draw a secret seed, keep it in this transaction, publish only C.
+    ``covers``: the session the epoch is for (None: downtime)."""
     seed = new_seed()
     tx.put_secret(campaign, number, seed)
-    return NewEvent(epoch_stream(number), EpochCommitted(epoch=number, commitment=commitment(seed)),
+    return NewEvent(epoch_stream(number),
+                    EpochCommitted(epoch=number, commitment=commitment(seed), session=covers),
                     game_time=game_time, session=session)
 
 
@@ -91,22 +93,33 @@ def set_client_seed(store: Store, campaign: Optional[str], client_seed: str, *,
     return record(store, campaign, actor, decide)[0]
 
 
-def reveal_events(ctx: Context, session: Optional[int] = None) -> list[NewEvent]:
-    """Close the current epoch by revealing S, and open the next one."""
+def reveal_events(ctx: Context, session: Optional[int] = None, *, rolls_in_batch: int = 0,
+                  next_session: Optional[int] = None, game_time: Optional[int] = None) -> list[NewEvent]:
+    """Close the current epoch by revealing S, and open the next one (for
+    ``next_session``, or downtime). ``rolls_in_batch``: derived rolls the same
+    transaction already made in the closing epoch."""
     epoch = current_epoch(ctx)
+    game_time = ctx.today if game_time is None else game_time
     seed = ctx.tx.secret(ctx.name, epoch.number)
     if seed is None:
         raise RuleRefused(
             f"the secret seed of epoch {epoch.number} is not in this database: reveal it where it was rolled"
         )
     revealed = EpochRevealed(epoch=epoch.number, commitment=epoch.commitment, seed=seed,
-                             client_seed=epoch.client_seed, rolls=epoch.nonces)
-    return [NewEvent(epoch_stream(epoch.number), revealed, game_time=ctx.today, session=session),
-            open_epoch(ctx.tx, ctx.name, epoch.number + 1, ctx.today, session)]
+                             client_seed=epoch.client_seed, rolls=epoch.nonces + rolls_in_batch)
+    return [NewEvent(epoch_stream(epoch.number), revealed, game_time=game_time, session=session),
+            open_epoch(ctx.tx, ctx.name, epoch.number + 1, game_time, session, covers=next_session)]
 
 
 def reveal(store: Store, campaign: Optional[str], *, actor: str) -> list[Envelope]:
-    return record(store, campaign, actor, reveal_events)
+    def decide(ctx: Context) -> list[NewEvent]:
+        if ctx.session is not None:
+            raise RuleRefused(
+                f"session {ctx.session.number} is open: its epoch is revealed by `tally session close`"
+            )
+        return reveal_events(ctx)
+
+    return record(store, campaign, actor, decide)
 
 
 def parse_hand_faces(text: str) -> list[int]:

@@ -12,6 +12,8 @@ class EpochCommitted(EventModel):
     type: Literal["dice.committed"] = "dice.committed"
     epoch: int
     commitment: str
+    # The session this epoch covers, or None for downtime (DESIGN.md §4).
+    session: Optional[int] = None
 
 
 @register

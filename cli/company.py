@@ -1,0 +1,84 @@
+"""tally stronghold found|improve | rep | rep show | company"""
+
+from __future__ import annotations
+
+from typing import Optional
+
+import typer
+
+from cli.context import guarded, options
+from cli.economy import DRY_RUN, print_plan
+from cli.output import JSON_OPTION, print_json, print_table
+from cli.parsing import faces, names
+from cli.session import _print_events
+from ledger.commands import company as commands
+from ledger.commands.base import query
+from ledger.errors import BadInput
+
+stronghold_app = typer.Typer(help="Strongholds: found them, improve them.", no_args_is_help=True)
+
+
+@stronghold_app.command("found")
+@guarded
+def found(ctx: typer.Context, name: str = typer.Argument(..., help="The stronghold's name."),
+          owner: str = typer.Option(..., "--owner", help="A character, or company."),
+          json: bool = JSON_OPTION) -> None:
+    """Found a stronghold (rating 0 until its first improvement)."""
+    opts = options(ctx)
+    _print_events([commands.found(opts.store(), opts.campaign, name, owner=owner, actor=opts.who())], json)
+
+
+@stronghold_app.command("improve")
+@guarded
+def improve(ctx: typer.Context, name: str = typer.Argument(..., help="The stronghold."),
+            wager: int = typer.Option(..., "--wager", help="Cash dice to wager (always lost)."),
+            by: str = typer.Option(..., "--by", help="The character who pays."),
+            tags: str = typer.Option(..., "--tags", help="The two tags a new rank adds, e.g. Economy,Garrison."),
+            dice: Optional[str] = typer.Option(None, "--dice", help="Faces rolled by hand."),
+            dry_run: bool = DRY_RUN, json: bool = JSON_OPTION) -> None:
+    """Try to raise a stronghold one rank: Ob 8+2r, once per session."""
+    opts = options(ctx)
+    result = commands.improve(opts.store(), opts.campaign, name, wager=wager, by=by, tags=names(tags),
+                              actor=opts.who(), hand=faces(dice), dry_run=dry_run)
+    print_plan(result, json) if dry_run else _print_events(result, json)
+
+
+@guarded
+def rep(ctx: typer.Context,
+        faction: str = typer.Argument(..., help="The Faction, or `show` to list every Faction."),
+        delta: Optional[int] = typer.Argument(None, help="+N or -N."),
+        why: Optional[str] = typer.Option(None, "--why", help="What the Company did."),
+        json: bool = JSON_OPTION) -> None:
+    """Change the Company's Reputation with a Faction (clamped to ±6), or `rep show`."""
+    opts = options(ctx)
+    if faction == "show" and delta is None:
+        reputation = query(opts.store(), opts.campaign, lambda c: c.world.company.view()["reputation"])
+        if json:
+            print_json(reputation)
+        else:
+            print_table(["faction", "reputation"], [(f, f"{v:+d}") for f, v in reputation.items()])
+        return
+    if delta is None or why is None:
+        raise BadInput("write `tally rep FACTION ±N --why TEXT`, or `tally rep show`")
+    changed = commands.change_reputation(opts.store(), opts.campaign, faction, delta, why=why, actor=opts.who())
+    if json:
+        print_json(changed.to_dict())
+        return
+    p = changed.payload
+    clamp = f" (clamped at the limit; asked {p['requested']:+d})" if p["clamped"] else ""
+    typer.echo(f"Reputation with {p['faction']}: {p['before']:+d} -> {p['after']:+d}{clamp}")
+
+
+@guarded
+def company(ctx: typer.Context, json: bool = JSON_OPTION) -> None:
+    """The Company: strongholds and Reputation."""
+    opts = options(ctx)
+    view = query(opts.store(), opts.campaign, lambda c: c.world.company.view())
+    if json:
+        print_json(view)
+        return
+    print_table(["stronghold", "owner", "rating", "tags", "population"],
+                [(s["name"], s["owner"], s["rating"], ", ".join(s["tags"]), s["population"])
+                 for s in view["strongholds"]], title="Strongholds")
+    print_table(["faction", "reputation"], [(f, f"{v:+d}") for f, v in view["reputation"].items()],
+                title="Reputation")

@@ -1,0 +1,45 @@
+"""Turning command-line words into values: NAME=N pairs and face lists."""
+
+from __future__ import annotations
+
+from typing import Iterable, Optional
+
+from ledger.commands.dice import parse_hand_faces
+from ledger.errors import BadInput
+
+
+def pairs(items: Iterable[str], what: str) -> dict[str, int]:
+    """``Astrid=4 Bo=6`` or ``Athletics=1,Stealth=2`` as a dict of whole numbers."""
+    out: dict[str, int] = {}
+    for item in items:
+        for part in (p for p in item.split(",") if p.strip()):
+            name, sep, number = part.rpartition("=")
+            if not sep or not name.strip():
+                raise BadInput(f"{what} takes NAME=N, not {part!r}")
+            try:
+                value = int(number)
+            except ValueError:
+                raise BadInput(f"{what}: {number!r} is not a whole number (in {part!r})") from None
+            if name.strip() in out:
+                raise BadInput(f"{what} names {name.strip()} twice")
+            out[name.strip()] = value
+    return out
+
+
+def names(text: Optional[str]) -> list[str]:
+    return [n.strip() for n in (text or "").split(",") if n.strip()]
+
+
+def faces(text: Optional[str]) -> Optional[list[int]]:
+    return parse_hand_faces(text) if text is not None else None
+
+
+def faces_by_name(items: Iterable[str]) -> dict[str, list[int]]:
+    """``Astrid=3,4 Bo=6,6,2``: hand-rolled faces for each character."""
+    out = {}
+    for item in items:
+        name, sep, rest = item.partition("=")
+        if not sep or not name.strip():
+            raise BadInput(f"--dice takes NAME=FACES such as Astrid=3,4, not {item!r}")
+        out[name.strip()] = parse_hand_faces(rest)
+    return out

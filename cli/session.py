@@ -1,0 +1,96 @@
+"""tally session open|close|show | down-and-out"""
+
+from __future__ import annotations
+
+from typing import Optional
+
+import typer
+
+from cli.context import guarded, options
+from cli.output import JSON_OPTION, print_json, print_pairs
+from cli.parsing import faces, faces_by_name
+from ledger.commands import hazards, session as commands
+from ledger.commands.base import query
+from ledger.errors import NotFound
+from projections.describe import line
+
+app = typer.Typer(help="Sessions: open one, close it, look back at one.", no_args_is_help=True)
+
+
+def _print_events(recorded, json: bool) -> None:
+    if json:
+        print_json([e.to_dict() for e in recorded])
+        return
+    for e in recorded:
+        typer.echo(f"{e.position:>6}  {line(e)}")
+
+
+@app.command("open")
+@guarded
+def open_(
+    ctx: typer.Context,
+    activate: list[str] = typer.Option(..., "--activate", help="A character to play (one per player; repeatable)."),
+    game_date: Optional[str] = typer.Option(None, "--game-date", help="The in-game date the session starts."),
+    no_income: bool = typer.Option(False, "--no-income", help="Do not roll Income."),
+    dice: Optional[str] = typer.Option(None, "--dice", help="Income faces rolled by hand, in activation order."),
+    json: bool = JSON_OPTION,
+) -> None:
+    """Open a session: activate characters, roll Income, hand over the dice epoch."""
+    opts = options(ctx)
+    _print_events(commands.open_session(opts.store(), opts.campaign, activate=activate, actor=opts.who(),
+                                        game_date=game_date, income=not no_income, hand=faces(dice)), json)
+
+
+@app.command("close")
+@guarded
+def close(
+    ctx: typer.Context,
+    game_date: Optional[str] = typer.Option(None, "--game-date", help="The in-game date the expedition ends."),
+    days: Optional[int] = typer.Option(None, "--days", help="Or: how many in-game days it lasted."),
+    haven: Optional[list[str]] = typer.Option(None, "--haven", help="A character who reached a safe haven (repeatable)."),
+    dice: Optional[list[str]] = typer.Option(None, "--dice", help="Down and Out faces by hand: NAME=3,4 (repeatable)."),
+    json: bool = JSON_OPTION,
+) -> None:
+    """Close the session: Down and Out outside a haven, Boons, reveal the seed."""
+    opts = options(ctx)
+    _print_events(commands.close_session(opts.store(), opts.campaign, actor=opts.who(), game_date=game_date,
+                                         days=days, havens=haven or [], hands=faces_by_name(dice or [])), json)
+
+
+def session_view(ctx, number: Optional[int]) -> dict:
+    sessions = ctx.world.sessions
+    session = sessions.get(number) if number else (sessions.current or (sessions.sessions[-1] if sessions.sessions else None))
+    if session is None:
+        raise NotFound(f"no session {number}" if number else "no session yet: `tally session open --activate NAME`")
+    calendar = ctx.campaign.calendar
+    return {"number": session.number, "open": session.open, "start": calendar.format(session.start),
+            "end": calendar.format(session.end) if session.end is not None else None,
+            "activated": session.activated, "treasure_found": session.found,
+            "treasure_undivided": session.undivided, "deaths": list(session.deaths),
+            "events": [e.position for e in ctx.envelopes if e.session == session.number]}
+
+
+@app.command("show")
+@guarded
+def show(ctx: typer.Context, number: Optional[int] = typer.Argument(None, help="The session (default: the latest)."),
+         json: bool = JSON_OPTION) -> None:
+    """Show a session: its dates, who played, treasure and deaths."""
+    opts = options(ctx)
+    view = query(opts.store(), opts.campaign, lambda c: session_view(c, number))
+    if json:
+        print_json(view)
+        return
+    print_pairs([("session", view["number"]), ("status", "open" if view["open"] else "closed"),
+                 ("in-game", f"{view['start']} to {view['end'] or '…'}"),
+                 ("activated", ", ".join(f"{c} ({p})" for p, c in view["activated"].items())),
+                 ("treasure found", view["treasure_found"]), ("undivided", view["treasure_undivided"]),
+                 ("deaths", ", ".join(view["deaths"]) or "none"), ("events", len(view["events"]))])
+
+
+@guarded
+def down_and_out(ctx: typer.Context, name: str = typer.Argument(..., help="The character at 0 HP."),
+                 dice: Optional[str] = typer.Option(None, "--dice", help="Faces by hand: the 2d6, then any follow-up die."),
+                 json: bool = JSON_OPTION) -> None:
+    """Roll on the Down and Out table and record the consequence."""
+    opts = options(ctx)
+    _print_events(hazards.roll_down_and_out(opts.store(), opts.campaign, name, actor=opts.who(), hand=faces(dice)), json)

@@ -1,0 +1,155 @@
+"""tally player add | char new|list|show | stable | retire"""
+
+from __future__ import annotations
+
+from typing import Optional
+
+import typer
+
+from cli.context import guarded, options
+from cli.output import JSON_OPTION, print_json, print_pairs, print_table
+from cli.parsing import faces, names, pairs
+from ledger.commands import stable as commands
+from ledger.commands.base import query
+from ledger.errors import NotFound
+
+player_app = typer.Typer(help="Players: the people at the table.", no_args_is_help=True)
+char_app = typer.Typer(help="Characters: create them, list them, show their sheets.", no_args_is_help=True)
+
+
+@player_app.command("add")
+@guarded
+def player_add(ctx: typer.Context, name: str = typer.Argument(..., help="The player's name."),
+               json: bool = JSON_OPTION) -> None:
+    """Add a player to the campaign."""
+    opts = options(ctx)
+    added = commands.add_player(opts.store(), opts.campaign, name, actor=opts.who())
+    print_json(added.to_dict()) if json else typer.echo(f"player {added.payload['name']} added")
+
+
+@char_app.command("new")
+@guarded
+def char_new(
+    ctx: typer.Context,
+    name: str = typer.Argument(..., help="The character's name."),
+    player: str = typer.Option(..., help="Whose stable the character joins."),
+    char_class: Optional[str] = typer.Option(None, "--class", help="Explorer, Warrior or Sorcerer."),
+    skills: Optional[str] = typer.Option(None, help="Skill ratings, e.g. Athletics=2,Stealth=1."),
+    saves: Optional[str] = typer.Option(None, help="Save ratings, e.g. Vigor=1,Agility=2."),
+    max_hp: Optional[int] = typer.Option(None, "--max-hp", help="Maximum HP."),
+    wealth: Optional[int] = typer.Option(None, help="Opening Wealth, for a campaign already under way."),
+    cash: Optional[int] = typer.Option(None, help="Opening Cash, for a campaign already under way."),
+    boons: Optional[int] = typer.Option(None, help="Opening Boons, for a campaign already under way."),
+    retirement_skills: Optional[str] = typer.Option(
+        None, "--retirement-skills", help="Skills that take a retiree's +1s, e.g. Medicine,Stealth."),
+    json: bool = JSON_OPTION,
+) -> None:
+    """Create a character in a player's stable."""
+    opts = options(ctx)
+    created = commands.new_character(
+        opts.store(), opts.campaign, name, player=player, actor=opts.who(), char_class=char_class,
+        skills=pairs([skills] if skills else [], "--skills"), saves=pairs([saves] if saves else [], "--saves"),
+        max_hp=max_hp, opening={"wealth": wealth, "cash": cash, "boons": boons},
+        retirement_skills=names(retirement_skills) if retirement_skills is not None else None)
+    sheet = query(opts.store(), opts.campaign, lambda c: c.world.stable.character(name).sheet())
+    if json:
+        print_json({"position": created.position, **sheet})
+        return
+    p = created.payload
+    extra = f"; inherits from {p['inherited_from']}" if p.get("inherited_from") else ""
+    typer.echo(f"{sheet['name']} joins {sheet['player']}'s stable (position {created.position}{extra})")
+
+
+def sheet_of(ctx, name: str) -> dict:
+    character = ctx.world.stable.character(name)
+    if character is None:
+        raise NotFound(f"no character named {name!r} (see `tally char list`)")
+    return character.sheet()
+
+
+@char_app.command("show")
+@guarded
+def char_show(ctx: typer.Context, name: str = typer.Argument(..., help="The character."),
+              json: bool = JSON_OPTION) -> None:
+    """Show a character's sheet."""
+    opts = options(ctx)
+    sheet = query(opts.store(), opts.campaign, lambda c: sheet_of(c, name))
+    if json:
+        print_json(sheet)
+        return
+    rated = lambda d: ", ".join(f"{k} {v}" for k, v in d.items()) or "-"
+    print_pairs([("name", sheet["name"]), ("player", sheet["player"]), ("status", sheet["status"]),
+                 ("class", sheet["class"] or "-"), ("boons", sheet["boons"]), ("cash", sheet["cash"]),
+                 ("wealth", f"{sheet['wealth']} ({sheet['lifestyle']})"), ("max HP", sheet["max_hp"]),
+                 ("skills", rated(sheet["skills"])), ("saves", rated(sheet["saves"]))])
+
+
+@char_app.command("list")
+@guarded
+def char_list(ctx: typer.Context, player: Optional[str] = typer.Option(None, help="Only this player's."),
+              json: bool = JSON_OPTION) -> None:
+    """List the characters, with status, Boons, Cash and Wealth."""
+    opts = options(ctx)
+    sheets = query(opts.store(), opts.campaign, lambda c: [
+        ch.sheet() for ch in c.world.stable.characters.values()
+        if player is None or ch.player.lower() == player.lower()])
+    if json:
+        print_json(sheets)
+        return
+    print_table(["character", "player", "status", "class", "boons", "cash", "wealth", "max HP"],
+                [(s["name"], s["player"], s["status"], s["class"], s["boons"], s["cash"],
+                  f"{s['wealth']} {s['lifestyle']}", s["max_hp"]) for s in sheets])
+
+
+def stable_view(ctx, name: str) -> dict:
+    player = ctx.world.stable.player(name)
+    if player is None:
+        raise NotFound(f"no player named {name!r}")
+    return {"player": player.name, "characters": [ctx.world.stable.character(c).sheet() for c in player.characters],
+            "legacies": list(player.legacies), "owed_boons": player.owed_boons, "set_aside": player.set_aside}
+
+
+@guarded
+def stable(ctx: typer.Context, player: str = typer.Argument(..., help="The player."),
+           json: bool = JSON_OPTION) -> None:
+    """A player's stable: every character, and what waits for the next one."""
+    opts = options(ctx)
+    view = query(opts.store(), opts.campaign, lambda c: stable_view(c, player))
+    if json:
+        print_json(view)
+        return
+    print_table(["character", "status", "boons", "cash", "wealth"],
+                [(s["name"], s["status"], s["boons"], s["cash"], s["wealth"]) for s in view["characters"]],
+                title=f"{view['player']}'s stable")
+    for legacy in view["legacies"]:
+        typer.echo(f"waiting for the next new character: {legacy['from']}'s legacy "
+                   f"(+1 to {legacy['skill_points']} Skill(s), {legacy['wealth_ranks']} Wealth rank(s))")
+    if view["owed_boons"]:
+        typer.echo(f"Boons owed to the next new character: {view['owed_boons']}")
+    if view["set_aside"]:
+        typer.echo(f"treasure set aside: {view['set_aside']} Cash")
+
+
+@guarded
+def retire(
+    ctx: typer.Context,
+    name: str = typer.Argument(..., help="The character to retire."),
+    rep_faction: Optional[str] = typer.Option(None, "--rep-faction", help="A Faction the retiree was tied to."),
+    dice: Optional[str] = typer.Option(None, "--dice", help="The faction roll's d6, rolled by hand."),
+    json: bool = JSON_OPTION,
+) -> None:
+    """Retire a character (start of a session or between sessions only)."""
+    opts = options(ctx)
+    recorded = commands.retire(opts.store(), opts.campaign, name, actor=opts.who(), rep_faction=rep_faction,
+                               hand=faces(dice))
+    if json:
+        print_json([e.to_dict() for e in recorded])
+        return
+    p = recorded[0].payload
+    typer.echo(f"{p['name']} retires with {p['boons']} Boons and Wealth {p['wealth']}: the next new character of "
+               f"{p['player']} gets +1 to {p['skill_points']} Skill(s) and {p['wealth_ranks']} Wealth rank(s)")
+    for e in recorded[1:]:
+        if e.type == "reputation.changed":
+            typer.echo(f"Reputation with {e.payload['faction']}: {e.payload['before']} -> {e.payload['after']}")
+        elif e.type == "dice.rolled":
+            typer.echo(f"faction roll {e.payload['expression']}: {e.payload['dice']} = {e.payload['total']}")

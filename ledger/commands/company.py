@@ -1,0 +1,97 @@
+"""Strongholds and the Company's Reputation (004 l.175-201)."""
+
+from __future__ import annotations
+
+from typing import Optional, Sequence
+
+from ledger.commands.base import Context, clean_text, query, record
+from ledger.commands.batch import Batch
+from ledger.commands.economy import Plan, acting, check_wager, period
+from ledger.commands.stable import find_character
+from ledger.envelope import Envelope, NewEvent
+from ledger.errors import BadInput, NotFound, RuleRefused
+from ledger.events.coeac import ReputationChanged, StrongholdAttempted, StrongholdFounded
+from ledger.rules import coeac
+from projections.names import key
+
+
+def stronghold_stream(name: str) -> str:
+    return f"stronghold:{key(name)}"
+
+
+def found(store, campaign, name: str, *, owner: str, actor: str) -> Envelope:
+    name = clean_text(name, "a stronghold's name", 80)
+
+    def decide(ctx: Context) -> list[NewEvent]:
+        ctx.require("coeac")
+        if ctx.world.company.stronghold(name):
+            raise RuleRefused(f"a stronghold named {name!r} already exists")
+        holder = "company" if key(owner) == "company" else find_character(ctx, owner).name
+        return [NewEvent(stronghold_stream(name), StrongholdFounded(name=name, owner=holder),
+                         game_time=ctx.today, session=ctx.session_number)]
+
+    return record(store, campaign, actor, decide)[0]
+
+
+def plan_improvement(ctx: Context, name: str, wager: int, by: str, tags: Sequence[str]) -> Plan:
+    character = acting(ctx, by)
+    stronghold = ctx.world.company.stronghold(name)
+    if stronghold is None:
+        raise NotFound(f"no stronghold named {name!r} (found one with `tally stronghold found`)")
+    if stronghold.owner != "company" and key(stronghold.owner) != key(character.name):
+        raise RuleRefused(f"{stronghold.name} belongs to {stronghold.owner}, not {character.name}")
+    if stronghold.rating >= coeac.MAX_STRONGHOLD:
+        raise RuleRefused(f"{stronghold.name} is rated {coeac.MAX_STRONGHOLD}, the highest rank")
+    if period(ctx) in stronghold.periods:
+        raise RuleRefused(
+            f"{stronghold.name} was already improved (or tried) this {period(ctx).split()[0]}: "
+            "once per session (004 l.186)"
+        )
+    chosen = [clean_text(t, "a tag", 80) for t in tags if t.strip()]
+    if len(chosen) != 2:
+        raise BadInput("name the two tags the new rank adds: --tags Economy,Fortifications (004 l.177)")
+    check_wager(character, wager)
+    rank = stronghold.rating + 1
+    return Plan(character.name, coeac.stronghold_ob(rank), wager, wager,
+                details={"stronghold": stronghold.name, "rank_from": stronghold.rating, "rank_to": rank,
+                         "tags": chosen}).with_odds()
+
+
+def improve(store, campaign, name: str, *, wager: int, by: str, tags: Sequence[str], actor: str,
+            hand: Optional[Sequence[int]] = None, dry_run: bool = False):
+    if dry_run:
+        return query(store, campaign, lambda ctx: plan_improvement(ctx, name, wager, by, tags))
+
+    def decide(ctx: Context) -> list[NewEvent]:
+        plan = plan_improvement(ctx, name, wager, by, tags)
+        d = plan.details
+        batch = Batch(ctx, hand)
+        roll, _, successes = batch.roll(f"{wager}{coeac.POOL}", character=plan.character,
+                                        why=f"improve {d['stronghold']} to {d['rank_to']}, Ob {plan.ob}")
+        succeeded = successes >= plan.ob
+        batch.add(stronghold_stream(d["stronghold"]), StrongholdAttempted(
+            name=d["stronghold"], by=plan.character, rank_from=d["rank_from"], rank_to=d["rank_to"], ob=plan.ob,
+            wager=wager, successes=successes, succeeded=succeeded, tags=d["tags"] if succeeded else [],
+            period=period(ctx)), cause=roll)
+        return batch.done()
+
+    return record(store, campaign, actor, decide)
+
+
+def change_reputation(store, campaign, faction: str, delta: int, *, why: str, actor: str) -> Envelope:
+    faction = clean_text(faction, "a faction's name", 80)
+    why = clean_text(why, "--why")
+
+    def decide(ctx: Context) -> list[NewEvent]:
+        ctx.require("coeac")
+        if delta == 0:
+            raise BadInput("a Reputation change of 0 changes nothing")
+        before = ctx.world.company.rep(faction)
+        limit = coeac.REPUTATION_LIMIT
+        after = max(-limit, min(limit, before + delta))  # l.201: to a limit of ±6; a clamp, not an error
+        known = next((n for n, _ in ctx.world.company.reputation.values() if key(n) == key(faction)), faction)
+        return [NewEvent(f"faction:{key(faction)}", ReputationChanged(
+            faction=known, requested=delta, before=before, after=after, clamped=after != before + delta, why=why),
+            game_time=ctx.today, session=ctx.session_number)]
+
+    return record(store, campaign, actor, decide)[0]

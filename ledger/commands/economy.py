@@ -1,0 +1,262 @@
+"""Cash, Wealth, buying and selling, treasure (004 l.146-174, l.600-606, l.751-769).
+
+Every wager is rolled as a pool of d6 counting 4-6 and always lost (l.151).
+A wager command can be asked for its exact odds first (``dry_run``): the
+plan is computed in a read-only transaction and nothing is written.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Optional, Sequence
+
+from ledger.commands.base import Context, clean_text, query, record
+from ledger.commands.batch import Batch
+from ledger.commands.session import session_stream
+from ledger.commands.stable import character_stream, find_character
+from ledger.dice.expression import parse
+from ledger.dice.odds import chance_at_least
+from ledger.envelope import Envelope, NewEvent
+from ledger.errors import BadInput, NotFound, RuleRefused
+from ledger.events.coeac import ItemBought, ItemSold, WealthAttempted
+from ledger.events.stable import CashChanged, TreasureDivided, TreasureFound
+from ledger.rules import coeac
+from projections.names import key
+from projections.stable import Character
+
+
+@dataclass
+class Plan:
+    """A wager worked out before rolling: what the dry run shows."""
+
+    character: str
+    ob: int
+    pool: int
+    wager: int
+    chance: Optional[float] = None
+    exact: Optional[str] = None
+    details: dict = field(default_factory=dict)
+
+    def with_odds(self) -> "Plan":
+        if 0 < self.pool < self.ob:
+            raise RuleRefused(
+                f"{self.pool} dice can never make {self.ob} successes: wager more (the Cash would be lost for nothing)"
+            )
+        if self.pool > 0 and self.ob > 0:
+            p = chance_at_least(parse(f"{self.pool}{coeac.POOL}"), self.ob)
+            self.chance, self.exact = float(p), f"{p.numerator}/{p.denominator}"
+        elif self.ob <= 0:
+            self.chance, self.exact = 1.0, "1/1"
+        return self
+
+    def as_dict(self) -> dict:
+        return {"character": self.character, "ob": self.ob, "pool": self.pool, "wager": self.wager,
+                "chance": self.chance, "exact": self.exact, **self.details}
+
+
+def period(ctx: Context) -> str:
+    """What a once-per-session limit counts in: the session, or the downtime epoch."""
+    if ctx.session is not None:
+        return f"session {ctx.session.number}"
+    epoch = ctx.dice.current
+    return f"downtime epoch {epoch.number if epoch else 0}"
+
+
+def acting(ctx: Context, name: str) -> Character:
+    """An active character who may act now: during a session, only the activated ones."""
+    ctx.require("coeac")
+    character = find_character(ctx, name)
+    if ctx.session is not None and not ctx.session.is_activated(character.name):
+        raise RuleRefused(
+            f"{character.name} is not activated in session {ctx.session.number}: the others in the stable "
+            "are busy elsewhere (004 l.496)"
+        )
+    return character
+
+
+def check_wager(character: Character, wager: int, *, minimum: int = 1) -> None:
+    if wager < minimum:
+        raise BadInput(f"wager at least {minimum} Cash")
+    if wager > character.cash:
+        raise RuleRefused(f"{character.name} has {character.cash} Cash and cannot wager {wager}")
+
+
+# -- treasure ------------------------------------------------------------------
+
+def add_treasure(store, campaign, cash: int, *, source: str, actor: str) -> Envelope:
+    source = clean_text(source, "--from")
+
+    def decide(ctx: Context) -> list[NewEvent]:
+        if ctx.session is None:
+            raise RuleRefused("treasure is found during a session: open one first")
+        if cash < 1:
+            raise BadInput("a horde holds at least 1 Cash")
+        return [NewEvent(session_stream(ctx.session.number), TreasureFound(cash=cash, source=source),
+                         game_time=ctx.today, session=ctx.session.number)]
+
+    return record(store, campaign, actor, decide)[0]
+
+
+def split_treasure(store, campaign, shares: dict[str, int], *, set_aside: Optional[dict[str, int]] = None,
+                   actor: str) -> Envelope:
+    def decide(ctx: Context) -> list[NewEvent]:
+        session = ctx.session
+        if session is None:
+            raise RuleRefused("no session is open: treasure is divided at the end of the session it was found in")
+        if not session.undivided:
+            raise RuleRefused(f"no treasure waits to be divided in session {session.number}")
+        named = {}
+        for name, cash in shares.items():
+            character = find_character(ctx, name)
+            if not session.is_activated(character.name):
+                raise RuleRefused(f"{character.name} was not on this expedition: only present characters share (004 l.630)")
+            named[character.name] = _share(cash, character.name)
+        held = {}
+        for name, cash in (set_aside or {}).items():
+            player = ctx.world.stable.player(name)
+            if player is None:
+                raise NotFound(f"no player named {name!r}")
+            if key(player.name) in {key(p) for p in session.activated}:
+                raise RuleRefused(f"{player.name} played this session: give their character a share instead")
+            held[player.name] = _share(cash, player.name)
+        total = sum(named.values()) + sum(held.values())
+        if total != session.undivided:
+            raise RuleRefused(
+                f"the shares add up to {total} Cash but {session.undivided} Cash was found: account for the whole horde"
+            )
+        return [NewEvent(session_stream(session.number),
+                         TreasureDivided(total=total, shares=named, set_aside=held),
+                         game_time=ctx.today, session=session.number)]
+
+    return record(store, campaign, actor, decide)[0]
+
+
+def _share(cash: int, who: str) -> int:
+    if cash < 0:
+        raise BadInput(f"{who}'s share cannot be negative")
+    return cash
+
+
+def change_cash(store, campaign, name: str, delta: int, *, why: str, actor: str) -> Envelope:
+    why = clean_text(why, "--why")
+
+    def decide(ctx: Context) -> list[NewEvent]:
+        character = find_character(ctx, name)
+        if delta == 0:
+            raise BadInput("a Cash change of 0 changes nothing")
+        if character.cash + delta < 0:
+            raise RuleRefused(f"{character.name} has {character.cash} Cash; cannot take away {-delta}")
+        return [NewEvent(character_stream(character.name), CashChanged(character=character.name, delta=delta, why=why),
+                         game_time=ctx.today, session=ctx.session_number)]
+
+    return record(store, campaign, actor, decide)[0]
+
+
+# -- Wealth ---------------------------------------------------------------------
+
+def plan_wealth(ctx: Context, name: str, wager: int) -> Plan:
+    character = acting(ctx, name)
+    if character.wealth >= coeac.MAX_WEALTH:
+        raise RuleRefused(f"{character.name} is at Wealth {coeac.MAX_WEALTH}, the highest rank")
+    if period(ctx) in character.wealth_periods:
+        raise RuleRefused(
+            f"{character.name} already tried to improve Wealth this {period(ctx).split()[0]}: "
+            "once per session, success or failure (004 l.171)"
+        )
+    check_wager(character, wager)
+    rank = character.wealth + 1
+    return Plan(character.name, coeac.wealth_ob(rank), wager, wager,
+                details={"rank_from": character.wealth, "rank_to": rank}).with_odds()
+
+
+def improve_wealth(store, campaign, name: str, *, wager: int, actor: str,
+                   hand: Optional[Sequence[int]] = None, dry_run: bool = False):
+    if dry_run:
+        return query(store, campaign, lambda ctx: plan_wealth(ctx, name, wager))
+
+    def decide(ctx: Context) -> list[NewEvent]:
+        plan = plan_wealth(ctx, name, wager)
+        batch = Batch(ctx, hand)
+        roll, _, successes = batch.roll(f"{wager}{coeac.POOL}", character=plan.character,
+                                        why=f"improve Wealth to {plan.details['rank_to']}, Ob {plan.ob}")
+        batch.add(character_stream(plan.character), WealthAttempted(
+            character=plan.character, rank_from=plan.details["rank_from"], rank_to=plan.details["rank_to"],
+            ob=plan.ob, wager=wager, successes=successes, succeeded=successes >= plan.ob, period=period(ctx)),
+            cause=roll)
+        return batch.done()
+
+    return record(store, campaign, actor, decide)
+
+
+# -- buying and selling -----------------------------------------------------------
+
+def plan_purchase(ctx: Context, name: str, cost: int, wager: int, scarce: bool) -> Plan:
+    character = acting(ctx, name)
+    if cost < 0:
+        raise BadInput("a Cost cannot be negative")
+    rule = ctx.campaign.settings["purchase_rule"]
+    effective = cost + (1 if scarce else 0)  # l.604: scarcity, usually Cost +1
+    details = {"rule": rule, "cost": cost, "scarcity": scarce, "wealth": character.wealth}
+    if rule == "pool":  # l.149-153: Ob = Cost; [Wealth] dice plus wagered Cash
+        check_wager(character, wager, minimum=0)
+        pool = character.wealth + wager
+        if pool == 0:
+            raise RuleRefused(f"{character.name} has Wealth 0: wager Cash to have any dice to roll")
+        return Plan(character.name, effective, pool, wager, details=details).with_odds()
+    ob = effective - character.wealth  # l.601: Ob = Cost − Wealth, wagered Cash only
+    if ob <= 0:  # l.603: a flat single Cash die, no wager, no roll
+        if wager:
+            raise RuleRefused(f"at Ob {ob} the item costs one Cash die flat, no wager (004 l.603): drop --wager")
+        if character.cash < 1:
+            raise RuleRefused(f"{character.name} needs 1 Cash for this purchase and has none")
+        return Plan(character.name, ob, 0, 0, details={**details, "flat": True}).with_odds()
+    check_wager(character, wager)
+    return Plan(character.name, ob, wager, wager, details=details).with_odds()
+
+
+def buy(store, campaign, name: str, item: str, *, cost: int, wager: int, actor: str, scarce: bool = False,
+        hand: Optional[Sequence[int]] = None, dry_run: bool = False):
+    item = clean_text(item, "the item", 120)
+    if dry_run:
+        return query(store, campaign, lambda ctx: plan_purchase(ctx, name, cost, wager, scarce))
+
+    def decide(ctx: Context) -> list[NewEvent]:
+        plan = plan_purchase(ctx, name, cost, wager, scarce)
+        batch = Batch(ctx, hand)
+        d = plan.details
+        if d.get("flat"):
+            successes, cause, succeeded, spent = None, None, True, 1
+        else:
+            cause, _, successes = batch.roll(f"{plan.pool}{coeac.POOL}", character=plan.character,
+                                             why=f"buy {item}, Ob {plan.ob}")
+            succeeded, spent = successes >= plan.ob, wager
+        batch.add(character_stream(plan.character), ItemBought(
+            character=plan.character, item=item, cost=cost, scarcity=scarce, wealth=d["wealth"], rule=d["rule"],
+            ob=plan.ob, wager=wager, pool=plan.pool, successes=successes, succeeded=succeeded, cash_spent=spent),
+            cause=cause)
+        return batch.done()
+
+    return record(store, campaign, actor, decide)
+
+
+def sell(store, campaign, name: str, item: str, *, cost: int, actor: str,
+         hand: Optional[Sequence[int]] = None) -> list[Envelope]:
+    item = clean_text(item, "the item", 120)
+
+    def decide(ctx: Context) -> list[NewEvent]:
+        character = acting(ctx, name)
+        if cost < 0:
+            raise BadInput("a Cost cannot be negative")
+        batch = Batch(ctx, hand)
+        # l.605-606: Cost below Wealth yields pocket change; above, roll (Cost − Wealth)
+        # dice, one Cash per success. Cost equal to Wealth: the book is silent; nothing.
+        dice = max(0, cost - character.wealth)
+        gained, cause = 0, None
+        if dice:
+            cause, _, gained = batch.roll(f"{dice}{coeac.POOL}", character=character.name, why=f"sell {item}")
+        batch.add(character_stream(character.name), ItemSold(
+            character=character.name, item=item, cost=cost, wealth=character.wealth, dice=dice,
+            cash_gained=gained), cause=cause)
+        return batch.done()
+
+    return record(store, campaign, actor, decide)

@@ -1,0 +1,131 @@
+"""The open-table economy and its hazards (seed 004). Each event records the
+figures used (Ob, pool, rule in force), so no reader needs the rules."""
+
+from typing import Literal, Optional
+
+from ledger.events.registry import EventModel, register
+
+
+@register
+class IncomeRolled(EventModel):
+    type: Literal["income.rolled"] = "income.rolled"
+    character: str
+    wealth_dice: int
+    economy_dice: int
+    successes: int
+
+
+@register
+class WealthAttempted(EventModel):
+    type: Literal["wealth.attempted"] = "wealth.attempted"
+    character: str
+    rank_from: int
+    rank_to: int
+    ob: int
+    wager: int
+    successes: int
+    succeeded: bool
+    period: str  # the session or downtime epoch the once-only limit counts in
+
+
+@register
+class ItemBought(EventModel):
+    type: Literal["item.bought"] = "item.bought"
+    character: str
+    item: str
+    cost: int
+    scarcity: bool
+    wealth: int
+    rule: str  # purchase_rule in force
+    ob: int
+    wager: int
+    pool: int
+    successes: Optional[int]  # None: discounted to a flat single Cash die, no roll
+    succeeded: bool
+    cash_spent: int
+
+
+@register
+class ItemSold(EventModel):
+    type: Literal["item.sold"] = "item.sold"
+    character: str
+    item: str
+    cost: int
+    wealth: int
+    dice: int
+    cash_gained: int
+
+
+@register
+class DownAndOutRolled(EventModel):
+    type: Literal["down_and_out.rolled"] = "down_and_out.rolled"
+    character: str
+    total: int
+    result: str  # boon, max_hp_up, save_lost, death, gear_broken, max_hp_down, skills_lost
+
+
+@register
+class MaxHpChanged(EventModel):
+    type: Literal["hp.max_changed"] = "hp.max_changed"
+    character: str
+    delta: int
+    reason: str
+
+
+@register
+class SaveLost(EventModel):
+    type: Literal["save.lost"] = "save.lost"
+    character: str
+    save: str
+    before: int
+    after: int
+
+
+@register
+class SkillReduced(EventModel):
+    type: Literal["skill.reduced"] = "skill.reduced"
+    character: str
+    skill: str
+    before: int
+    after: int
+
+
+@register
+class GearBroken(EventModel):
+    type: Literal["gear.broken"] = "gear.broken"
+    character: str
+    items: int
+    note: str
+
+
+@register
+class StrongholdFounded(EventModel):
+    type: Literal["stronghold.founded"] = "stronghold.founded"
+    name: str
+    owner: str  # a character's name, or "company"
+
+
+@register
+class StrongholdAttempted(EventModel):
+    type: Literal["stronghold.attempted"] = "stronghold.attempted"
+    name: str
+    by: str
+    rank_from: int
+    rank_to: int
+    ob: int
+    wager: int
+    successes: int
+    succeeded: bool
+    tags: list[str]  # added only on success
+    period: str
+
+
+@register
+class ReputationChanged(EventModel):
+    type: Literal["reputation.changed"] = "reputation.changed"
+    faction: str
+    requested: int
+    before: int
+    after: int
+    clamped: bool
+    why: str

@@ -1,0 +1,1 @@
+"""The rules modules: numbers and pure rule functions, one module per rulebook."""

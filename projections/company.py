@@ -1,0 +1,60 @@
+"""The Company read model: strongholds and Reputation with each Faction."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+
+from ledger.envelope import Envelope
+from ledger.rules.coeac import garrison_population, tag_kind
+from projections.names import key
+
+
+@dataclass(frozen=True)
+class Stronghold:
+    name: str
+    owner: str  # character name or "company"
+    rating: int = 0
+    tags: tuple[str, ...] = ()
+    periods: frozenset[str] = frozenset()
+
+    def count(self, kind: str) -> int:
+        return sum(1 for t in self.tags if tag_kind(t) == kind)
+
+    def view(self) -> dict:
+        return {"name": self.name, "owner": self.owner, "rating": self.rating, "tags": list(self.tags),
+                "economy": self.count("Economy"), "garrison": self.count("Garrison"),
+                "population": garrison_population(self.count("Garrison"))}
+
+
+@dataclass(frozen=True)
+class Company:
+    strongholds: dict[str, Stronghold] = field(default_factory=dict)
+    reputation: dict[str, tuple[str, int]] = field(default_factory=dict)  # key -> (faction, value)
+
+    def stronghold(self, name: str):
+        return self.strongholds.get(key(name))
+
+    def rep(self, faction: str) -> int:
+        return self.reputation.get(key(faction), (faction, 0))[1]
+
+    def owned_by(self, character: str) -> list[Stronghold]:
+        return [s for s in self.strongholds.values() if key(s.owner) == key(character)]
+
+    def view(self) -> dict:
+        return {"strongholds": [s.view() for s in self.strongholds.values()],
+                "reputation": {name: value for name, value in self.reputation.values()}}
+
+
+def apply(state: Company, e: Envelope) -> Company:
+    p = e.payload
+    if e.type == "stronghold.founded":
+        return replace(state, strongholds={**state.strongholds, key(p["name"]): Stronghold(p["name"], p["owner"])})
+    if e.type == "stronghold.attempted":
+        s = state.strongholds[key(p["name"])]
+        s = replace(s, periods=s.periods | {p["period"]})
+        if p["succeeded"]:
+            s = replace(s, rating=p["rank_to"], tags=s.tags + tuple(p["tags"]))
+        return replace(state, strongholds={**state.strongholds, key(p["name"]): s})
+    if e.type == "reputation.changed":
+        return replace(state, reputation={**state.reputation, key(p["faction"]): (p["faction"], p["after"])})
+    return state

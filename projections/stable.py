@@ -1,0 +1,152 @@
+"""The stable read model: players, their characters, and each character's
+sheet (status, boons, Cash, Wealth, HP, Skills, Saves)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Optional
+
+from ledger.envelope import Envelope
+from ledger.rules.coeac import lifestyle
+from projections.names import key
+
+
+@dataclass(frozen=True)
+class Character:
+    name: str
+    player: str
+    status: str = "active"  # active | retired | dead
+    char_class: Optional[str] = None
+    skills: dict[str, int] = field(default_factory=dict)
+    saves: dict[str, int] = field(default_factory=dict)
+    max_hp: Optional[int] = None
+    boons: int = 0
+    cash: int = 0
+    wealth: int = 0
+    created_at: int = 0
+    wealth_periods: frozenset[str] = frozenset()
+
+    @property
+    def lifestyle(self) -> str:
+        return lifestyle(self.wealth)
+
+    def sheet(self) -> dict:
+        return {"name": self.name, "player": self.player, "status": self.status,
+                "class": self.char_class, "boons": self.boons, "cash": self.cash, "wealth": self.wealth,
+                "lifestyle": self.lifestyle, "max_hp": self.max_hp, "skills": dict(self.skills),
+                "saves": dict(self.saves)}
+
+
+@dataclass(frozen=True)
+class Player:
+    name: str
+    characters: tuple[str, ...] = ()
+    legacies: tuple[dict, ...] = ()  # retirements waiting for the next new character
+    owed_boons: int = 0
+    set_aside: int = 0
+
+
+@dataclass(frozen=True)
+class Stable:
+    players: dict[str, Player] = field(default_factory=dict)
+    characters: dict[str, Character] = field(default_factory=dict)
+
+    def character(self, name: str) -> Optional[Character]:
+        return self.characters.get(key(name))
+
+    def player(self, name: str) -> Optional[Player]:
+        return self.players.get(key(name))
+
+
+def _char(state: Stable, name: str, **changes) -> Stable:
+    k = key(name)
+    return replace(state, characters={**state.characters, k: replace(state.characters[k], **changes)})
+
+
+def _player(state: Stable, name: str, **changes) -> Stable:
+    k = key(name)
+    return replace(state, players={**state.players, k: replace(state.players[k], **changes)})
+
+
+def _add(state: Stable, name: str, **deltas) -> Stable:
+    c = state.characters[key(name)]
+    return _char(state, name, **{f: getattr(c, f) + d for f, d in deltas.items()})
+
+
+def _retired(state: Stable, p: dict) -> Stable:
+    state = _char(state, p["name"], status="retired")
+    legacy = {"from": p["name"], "skill_points": p["skill_points"], "wealth_ranks": p["wealth_ranks"]}
+    return _player(state, p["player"], legacies=state.players[key(p["player"])].legacies + (legacy,))
+
+
+def _wealth_attempted(state: Stable, p: dict) -> Stable:
+    c = state.characters[key(p["character"])]
+    return _char(state, p["character"], cash=c.cash - p["wager"],
+                 wealth=p["rank_to"] if p["succeeded"] else c.wealth,
+                 wealth_periods=c.wealth_periods | {p["period"]})
+
+
+def _divided(state: Stable, p: dict) -> Stable:
+    for name, cash in p["shares"].items():
+        state = _add(state, name, cash=cash)
+    for name, cash in p["set_aside"].items():
+        state = _player(state, name, set_aside=state.players[key(name)].set_aside + cash)
+    return state
+
+
+def _set_aside_paid(state: Stable, p: dict) -> Stable:
+    state = _player(state, p["player"], set_aside=state.players[key(p["player"])].set_aside - p["cash"])
+    return _add(state, p["character"], cash=p["cash"])
+
+
+def _rated(field_name: str, rating: str):
+    def handler(state: Stable, p: dict) -> Stable:
+        c = state.characters[key(p["character"])]
+        return _char(state, p["character"], **{field_name: {**getattr(c, field_name), p[rating]: p["after"]}})
+    return handler
+
+
+_HANDLERS = {
+    "player.added": lambda s, p: replace(s, players={**s.players, key(p["name"]): Player(p["name"])}),
+    "character.died": lambda s, p: _char(s, p["name"], status="dead"),
+    "character.retired": _retired,
+    "cash.changed": lambda s, p: _add(s, p["character"], cash=p["delta"]),
+    "income.rolled": lambda s, p: _add(s, p["character"], cash=p["successes"]),
+    "wealth.attempted": _wealth_attempted,
+    "item.bought": lambda s, p: _add(s, p["character"], cash=-p["cash_spent"]),
+    "item.sold": lambda s, p: _add(s, p["character"], cash=p["cash_gained"]),
+    "stronghold.attempted": lambda s, p: _add(s, p["by"], cash=-p["wager"]),
+    "treasure.divided": _divided,
+    "treasure.set_aside_paid": _set_aside_paid,
+    "boon.gained": lambda s, p: _add(s, p["character"], boons=1),
+    "boon.owed": lambda s, p: _player(s, p["player"], owed_boons=s.players[key(p["player"])].owed_boons + 1),
+    "hp.max_changed": lambda s, p: _add(s, p["character"], max_hp=p["delta"]),
+    "save.lost": _rated("saves", "save"),
+    "skill.reduced": _rated("skills", "skill"),
+}
+
+
+def apply(state: Stable, e: Envelope) -> Stable:
+    if e.type == "character.created":
+        return _created(state, e.payload, e.position)
+    handler = _HANDLERS.get(e.type)
+    return handler(state, e.payload) if handler else state
+
+
+def _created(state: Stable, p: dict, position: int) -> Stable:
+    opening = p.get("opening", {})
+    skills = dict(p.get("skills", {}))
+    for skill in p.get("inherited_skills", []):
+        skills[skill] = skills.get(skill, 0) + 1
+    character = Character(
+        name=p["name"], player=p["player"], char_class=p.get("char_class"), skills=skills,
+        saves=dict(p.get("saves", {})), max_hp=p.get("max_hp"),
+        boons=opening.get("boons", 0) + p.get("owed_boons", 0),
+        cash=opening.get("cash", 0), wealth=opening.get("wealth", 0) + p.get("inherited_wealth", 0),
+        created_at=position,
+    )
+    state = replace(state, characters={**state.characters, key(p["name"]): character})
+    player = state.players[key(p["player"])]
+    legacies = player.legacies[1:] if p.get("inherited_from") else player.legacies
+    return _player(state, p["player"], characters=player.characters + (p["name"],), legacies=legacies,
+                   owed_boons=player.owed_boons - p.get("owed_boons", 0))

@@ -1,0 +1,34 @@
+"""Every read model of a campaign, folded together in (game_time, position)
+order. Rebuilding from nothing is the only path for now; snapshots come
+with time travel."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterable, Optional
+
+from ledger.envelope import Envelope
+from projections import campaign, company, sessions, stable
+
+
+@dataclass(frozen=True)
+class World:
+    campaign: Optional[campaign.CampaignState]
+    stable: stable.Stable
+    sessions: sessions.Sessions
+    company: company.Company
+
+
+EMPTY = World(None, stable.Stable(), sessions.Sessions(), company.Company())
+
+
+def apply(world: World, e: Envelope) -> World:
+    return World(campaign.apply(world.campaign, e), stable.apply(world.stable, e),
+                 sessions.apply(world.sessions, e), company.apply(world.company, e))
+
+
+def fold(envelopes: Iterable[Envelope]) -> World:
+    world = EMPTY
+    for e in envelopes:
+        world = apply(world, e)
+    return world
