@@ -133,3 +133,23 @@ def tamper(url: str, sql: str) -> None:
             conn.execute(sa.text("DROP TRIGGER events_no_change ON events"))
         conn.execute(sa.text(sql))
     engine.dispose()
+
+
+@pytest.fixture
+def table(tally_sqlite) -> Tally:
+    """An open-table campaign (coeac) with three players and a character each.
+    Nureddine: Wealth 5, 40 Cash (004 l.153's example); Bo: 4 max HP; Cass: 6 max HP."""
+    t = tally_sqlite
+    t.ok("campaign", "new", "COEAC", "--rules", "coeac", "--start", "1024-03-01")
+    for player in ("Ann", "Ben", "Cy"):
+        t.ok("player", "add", player)
+    t.ok("char", "new", "Nureddine", "--player", "Ann", "--class", "Warrior", "--max-hp", "6",
+         "--wealth", "5", "--cash", "40")
+    t.ok("char", "new", "Bo", "--player", "Ben", "--max-hp", "4", "--cash", "3",
+         "--skills", "Athletics=2,Stealth=1", "--saves", "Vigor=1,Agility=2,Discipline=1")
+    t.ok("char", "new", "Cass", "--player", "Cy", "--max-hp", "6")
+    return t
+
+
+def sheet(t: Tally, name: str) -> dict:
+    return t.ok("char", "show", name, "--json").json

@@ -4,7 +4,7 @@ inside the write transaction, and one way to append its decision."""
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Callable, Optional, Sequence, TypeVar
 
 from ledger.envelope import Envelope, NewEvent
@@ -85,7 +85,9 @@ def record(store: Store, name: Optional[str], actor: str,
     """Load, decide, append — one transaction, all or nothing."""
     with store.transaction() as tx:
         ctx = load(tx, name, actor)
-        new_events = decide(ctx)
+        # Everything recorded while a session is open belongs to it.
+        new_events = [e if e.session is not None else replace(e, session=ctx.session_number)
+                      for e in decide(ctx)]
         expected = {e.stream: ctx.versions.get(e.stream, 0) for e in new_events}
         return tx.append(ctx.name, new_events, actor=actor, expected=expected)
 

@@ -39,7 +39,8 @@ class Batch:
             needed = parse(expression).dice_count
             if len(self.hand) < needed:
                 raise BadInput(
-                    f"--dice ran out: {expression} ({why or 'roll'}) needs {needed} more face(s)"
+                    f"--dice ran out: {expression} ({why or 'roll'}) needs {needed} face(s), "
+                    f"{len(self.hand)} left; give every die of every roll in order"
                 )
             faces, self.hand = self.hand[:needed], self.hand[needed:]
         new = roll_event(self.ctx, expression, character=character, why=why, hand=faces,
