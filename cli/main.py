@@ -7,7 +7,7 @@ from typing import Optional
 
 import typer
 
-from cli import campaign, company, db, dice, economy, ledger, session, stable
+from cli import campaign, company, db, dice, economy, ledger, script, session, stable
 from cli.context import Options, guarded
 
 
@@ -46,6 +46,7 @@ app.command("verify")(guarded(ledger.verify))
 app.command("void")(guarded(ledger.void))
 app.command("export")(guarded(ledger.export))
 app.command("import")(guarded(ledger.import_))
+app.command("script")(guarded(script.script))
 app.command("stable")(stable.stable)
 app.command("retire")(stable.retire)
 app.command("down-and-out")(session.down_and_out)

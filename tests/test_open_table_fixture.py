@@ -1,0 +1,36 @@
+"""fixtures/open-table.tally: the scripted open-table campaign the demo replays."""
+
+from pathlib import Path
+
+FIXTURE = Path(__file__).parent.parent / "fixtures" / "open-table.tally"
+
+
+def test_the_open_table_campaign_replays_and_holds_up(tally_sqlite):
+    t = tally_sqlite
+    t.ok("script", str(FIXTURE), "--quiet")
+    characters = {c["name"]: c for c in t.ok("char", "list", "--json").json}
+    assert len({c["player"] for c in characters.values()}) >= 4
+    assert [t.ok("session", "show", str(n), "--json").json["open"] for n in range(1, 11)] == [False] * 10
+    assert characters["Bo"]["status"] == "dead"
+    assert characters["Cass"]["status"] == "retired"
+    # Cass retired with 12 Boons and Wealth 6: her heir took +1 in two Skills and 2 Wealth ranks.
+    assert characters["Ilse"]["skills"] == {"Book Learning": 1, "Arcane Lore": 1, "Medicine": 1}
+    assert characters["Ilse"]["wealth"] == 2
+    # Bo died in session 3; the Boon went to Bo the Younger, rolled up the same session.
+    (replacement,) = [e for e in t.ok("log", "--type", "boon.gained", "--session", "3", "--json").json
+                      if e["payload"]["reason"].startswith("replacement")]
+    assert replacement["payload"]["character"] == "Bo the Younger"
+    company = t.ok("company", "--json").json
+    assert company["strongholds"][0]["rating"] == 2 and company["strongholds"][0]["owner"] == "company"
+    assert company["reputation"] == {"River Guild": 4, "Bandit Kings": -5}
+    assert t.ok("audit", "--json").json["ok"]
+    assert t.ok("verify", "--json").json["ok"]
+
+
+def test_a_refused_line_stops_the_script_and_names_it(tally_sqlite, tmp_path):
+    script = tmp_path / "s.tally"
+    script.write_text('campaign new T --start 1024-03-01\nroll 2d6\nroll 2d6 --dice 9,9\nroll 1d6\n')
+    outcome = tally_sqlite("script", str(script))
+    assert outcome.exit_code == 1
+    assert "s.tally line 3 was refused" in outcome.stderr
+    assert tally_sqlite.event_count() == 3  # lines 1 and 2 were recorded, line 4 never ran
