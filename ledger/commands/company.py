@@ -6,7 +6,7 @@ from typing import Optional, Sequence
 
 from ledger.commands.base import Context, clean_text, query, record
 from ledger.commands.batch import Batch
-from ledger.commands.economy import Plan, acting, check_wager, period
+from ledger.commands.economy import Plan, acting, check_rank_up, check_wager, period
 from ledger.commands.stable import find_character
 from ledger.envelope import Envelope, NewEvent
 from ledger.errors import BadInput, NotFound, RuleRefused
@@ -40,13 +40,7 @@ def plan_improvement(ctx: Context, name: str, wager: int, by: str, tags: Sequenc
         raise NotFound(f"no stronghold named {name!r} (found one with `tally stronghold found`)")
     if stronghold.owner != "company" and key(stronghold.owner) != key(character.name):
         raise RuleRefused(f"{stronghold.name} belongs to {stronghold.owner}, not {character.name}")
-    if stronghold.rating >= coeac.MAX_STRONGHOLD:
-        raise RuleRefused(f"{stronghold.name} is rated {coeac.MAX_STRONGHOLD}, the highest rank")
-    if period(ctx) in stronghold.periods:
-        raise RuleRefused(
-            f"{stronghold.name} was already improved (or tried) this {period(ctx).split()[0]}: "
-            "once per session (004 l.186)"
-        )
+    check_rank_up(ctx, stronghold.name, stronghold.rating, coeac.MAX_STRONGHOLD, stronghold.periods, "004 l.186")
     chosen = [clean_text(t, "a tag", 80) for t in tags if t.strip()]
     if len(chosen) != 2:
         raise BadInput("name the two tags the new rank adds: --tags Economy,Fortifications (004 l.177)")

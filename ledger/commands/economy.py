@@ -74,6 +74,18 @@ def acting(ctx: Context, name: str) -> Character:
     return character
 
 
+def check_rank_up(ctx: Context, what: str, rating: int, maximum: int, periods: frozenset[str],
+                  source: str) -> None:
+    """A rank can be bought one at a time, up to the maximum, one attempt per
+    session (or downtime) whatever the result."""
+    if rating >= maximum:
+        raise RuleRefused(f"{what} is at {maximum}, the highest rank")
+    if period(ctx) in periods:
+        raise RuleRefused(
+            f"{what} was already tried this {period(ctx).split()[0]}: once per session, success or failure ({source})"
+        )
+
+
 def check_wager(character: Character, wager: int, *, minimum: int = 1) -> None:
     if wager < minimum:
         raise BadInput(f"wager at least {minimum} Cash")
@@ -156,13 +168,8 @@ def change_cash(store, campaign, name: str, delta: int, *, why: str, actor: str)
 
 def plan_wealth(ctx: Context, name: str, wager: int) -> Plan:
     character = acting(ctx, name)
-    if character.wealth >= coeac.MAX_WEALTH:
-        raise RuleRefused(f"{character.name} is at Wealth {coeac.MAX_WEALTH}, the highest rank")
-    if period(ctx) in character.wealth_periods:
-        raise RuleRefused(
-            f"{character.name} already tried to improve Wealth this {period(ctx).split()[0]}: "
-            "once per session, success or failure (004 l.171)"
-        )
+    check_rank_up(ctx, f"{character.name}'s Wealth", character.wealth, coeac.MAX_WEALTH,
+                  character.wealth_periods, "004 l.171")
     check_wager(character, wager)
     rank = character.wealth + 1
     return Plan(character.name, coeac.wealth_ob(rank), wager, wager,
