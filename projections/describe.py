@@ -54,6 +54,9 @@ _LINES: dict[str, Callable[[dict], str]] = {
     "stronghold.attempted": lambda p: f"{p['name']} {p['rank_from']} -> {p['rank_to']}, Ob {p['ob']}, "
                                       f"{p['successes']} successes: {'gained' if p['succeeded'] else 'failed'}"
                                       + (f", tags {', '.join(p['tags'])}" if p["tags"] else ""),
+    "follower.gained": lambda p: f"{p['name']} follows {p['character']}" + (" (Feat)" if p["feat"] else "")
+                                 + (f", replacing {p['refills']}" if p.get("refills") else ""),
+    "follower.lost": lambda p: f"{p['character']} loses {p['name']}: {p['why']}",
     "reputation.changed": lambda p: f"Reputation with {p['faction']} {p['before']:+d} -> {p['after']:+d}: {p['why']}"
                                     + (" (clamped)" if p["clamped"] else ""),
 }

@@ -25,6 +25,8 @@ class Character:
     wealth: int = 0
     created_at: int = 0
     wealth_periods: frozenset[str] = frozenset()
+    followers: tuple[tuple[str, bool], ...] = ()  # (name, granted by a Feat)
+    vacancies: tuple[dict, ...] = ()  # Feat positions lost: {"lost", "ready_day", "lost_at"}
 
     @property
     def lifestyle(self) -> str:
@@ -34,7 +36,8 @@ class Character:
         return {"name": self.name, "player": self.player, "status": self.status,
                 "class": self.char_class, "boons": self.boons, "cash": self.cash, "wealth": self.wealth,
                 "lifestyle": self.lifestyle, "max_hp": self.max_hp, "skills": dict(self.skills),
-                "saves": dict(self.saves)}
+                "saves": dict(self.saves), "followers": [n for n, _ in self.followers],
+                "follower_vacancies": [dict(v) for v in self.vacancies]}
 
 
 @dataclass(frozen=True)
@@ -106,7 +109,22 @@ def _rated(field_name: str, rating: str):
     return handler
 
 
+def _follower_gained(state: Stable, p: dict) -> Stable:
+    c = state.characters[key(p["character"])]
+    vacancies = tuple(v for v in c.vacancies if v["lost"] != p.get("refills"))
+    return _char(state, p["character"], followers=c.followers + ((p["name"], p["feat"]),), vacancies=vacancies)
+
+
+def _follower_lost(state: Stable, p: dict) -> Stable:
+    c = state.characters[key(p["character"])]
+    followers = tuple(f for f in c.followers if key(f[0]) != key(p["name"]))
+    vacancies = c.vacancies + (({"lost": p["name"], "ready_day": p["ready_day"]},) if p["feat"] else ())
+    return _char(state, p["character"], followers=followers, vacancies=vacancies)
+
+
 _HANDLERS = {
+    "follower.gained": _follower_gained,
+    "follower.lost": _follower_lost,
     "player.added": lambda s, p: replace(s, players={**s.players, key(p["name"]): Player(p["name"])}),
     "character.died": lambda s, p: _char(s, p["name"], status="dead"),
     "character.retired": _retired,

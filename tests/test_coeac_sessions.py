@@ -210,3 +210,23 @@ def test_everything_recorded_during_a_session_carries_its_number(table):
     table.ok("cash", "Bo", "-1", "--why", "torches")
     logged = table.ok("log", "--session", "1", "--json").json
     assert [e["type"] for e in logged][-2:] == ["dice.rolled", "cash.changed"]
+
+
+def test_a_feat_follower_is_refilled_after_a_week_from_the_next_session(table):
+    # 004 l.615: "When a Feat grants a Follower, that position may be 'refilled' ... although it takes
+    # a week to recruit any new Followers (so replacements will not be able to join the expedition
+    # until the beginning of the session following the loss)."
+    table.ok("follower", "add", "Nureddine", "Hasan", "--feat")
+    table.ok("follower", "add", "Nureddine", "a stray dog")
+    table.ok("session", "open", "--game-date", "1024-03-01", "--activate", "Nureddine", "--no-income")
+    table.ok("follower", "lose", "Nureddine", "Hasan", "--why", "fell at the ford")
+    assert sheet(table, "Nureddine")["follower_vacancies"] == [{"lost": "Hasan", "ready_day": 373710}]
+    assert "ready on 1024-03-08" in table.refused("follower", "add", "Nureddine", "Yusuf", "--refills", "Hasan").stderr
+    table.ok("session", "close", "--days", "8", "--haven", "Nureddine")
+    table.ok("follower", "add", "Nureddine", "Yusuf", "--refills", "Hasan")
+    s = sheet(table, "Nureddine")
+    assert s["followers"] == ["a stray dog", "Yusuf"] and s["follower_vacancies"] == []
+    # l.616: a Follower gained through the fiction leaves no position to refill.
+    table.ok("follower", "lose", "Nureddine", "a stray dog", "--why", "ran off")
+    assert "no Feat position left by" in table.refused(
+        "follower", "add", "Nureddine", "Rex", "--refills", "a stray dog").stderr

@@ -129,3 +129,22 @@ class ReputationChanged(EventModel):
     after: int
     clamped: bool
     why: str
+
+
+@register
+class FollowerGained(EventModel):
+    type: Literal["follower.gained"] = "follower.gained"
+    character: str
+    name: str
+    feat: bool  # granted by a Feat: the position can be refilled if lost (l.615)
+    refills: Optional[str] = None  # the lost Follower whose position this fills
+
+
+@register
+class FollowerLost(EventModel):
+    type: Literal["follower.lost"] = "follower.lost"
+    character: str
+    name: str
+    why: str
+    feat: bool
+    ready_day: Optional[int]  # a Feat position can be refilled from this day: a week to recruit

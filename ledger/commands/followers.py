@@ -1,0 +1,69 @@
+"""Followers (004 l.613-616): loyal companions; a Feat's Follower can be
+replaced, but recruiting takes a week, so the replacement joins from the
+session after the loss."""
+
+from __future__ import annotations
+
+from typing import Optional
+
+from ledger.commands.base import Context, clean_text, record
+from ledger.commands.stable import character_stream, find_character
+from ledger.envelope import Envelope, NewEvent
+from ledger.errors import NotFound, RuleRefused
+from ledger.events.coeac import FollowerGained, FollowerLost
+from projections.names import key
+
+RECRUITING_DAYS = 7  # l.615: "it takes a week to recruit any new Followers"
+
+
+def gain(store, campaign, character: str, name: str, *, feat: bool, actor: str,
+         refills: Optional[str] = None) -> Envelope:
+    name = clean_text(name, "a Follower's name", 80)
+
+    def decide(ctx: Context) -> list[NewEvent]:
+        ctx.require("coeac")
+        owner = find_character(ctx, character)
+        if any(key(f) == key(name) for f, _ in owner.followers):
+            raise RuleRefused(f"{owner.name} already has a Follower named {name}")
+        filled = None
+        if refills:
+            vacancy = next((v for v in owner.vacancies if key(v["lost"]) == key(refills)), None)
+            if vacancy is None:
+                raise NotFound(f"{owner.name} has no Feat position left by {refills!r} to refill")
+            if ctx.today < vacancy["ready_day"]:
+                ready = ctx.campaign.calendar.format(vacancy["ready_day"])
+                raise RuleRefused(f"recruiting takes a week (004 l.615): a replacement for {vacancy['lost']} "
+                                  f"is ready on {ready}")
+            session = ctx.session
+            if session is not None and _lost_in(ctx, owner.name, vacancy["lost"], session.number):
+                raise RuleRefused(f"{vacancy['lost']} was lost this session: the replacement joins from the "
+                                  "next session (004 l.615)")
+            filled = vacancy["lost"]
+        return [NewEvent(character_stream(owner.name), FollowerGained(
+            character=owner.name, name=name, feat=feat or filled is not None, refills=filled),
+            game_time=ctx.today)]
+
+    return record(store, campaign, actor, decide)[0]
+
+
+def _lost_in(ctx: Context, character: str, follower: str, session: int) -> bool:
+    return any(e.type == "follower.lost" and e.session == session and key(e.payload["character"]) == key(character)
+               and key(e.payload["name"]) == key(follower) for e in ctx.envelopes)
+
+
+def lose(store, campaign, character: str, name: str, *, why: str, actor: str) -> Envelope:
+    why = clean_text(why, "--why")
+
+    def decide(ctx: Context) -> list[NewEvent]:
+        ctx.require("coeac")
+        owner = find_character(ctx, character, active=False)
+        follower = next(((f, feat) for f, feat in owner.followers if key(f) == key(name)), None)
+        if follower is None:
+            raise NotFound(f"{owner.name} has no Follower named {name!r}")
+        # l.616: a Follower gained through the fiction is simply lost; a Feat's can be refilled.
+        ready = ctx.today + RECRUITING_DAYS if follower[1] else None
+        return [NewEvent(character_stream(owner.name), FollowerLost(
+            character=owner.name, name=follower[0], why=why, feat=follower[1], ready_day=ready),
+            game_time=ctx.today)]
+
+    return record(store, campaign, actor, decide)[0]
