@@ -7,7 +7,7 @@ from typing import Optional
 
 import typer
 
-from cli import campaign, company, db, dice, economy, followers, ledger, script, session, stable
+from cli import campaign, company, db, dice, economy, followers, gods, ledger, script, session, stable
 from cli.context import Options, guarded
 
 
@@ -39,6 +39,7 @@ app.add_typer(economy.treasure_app, name="treasure")
 app.add_typer(economy.wealth_app, name="wealth")
 app.add_typer(company.stronghold_app, name="stronghold")
 app.add_typer(followers.app, name="follower")
+app.add_typer(gods.app, name="god")
 app.command("roll")(guarded(dice.roll))
 app.command("audit")(guarded(dice.audit))
 app.command("odds")(guarded(dice.odds))

@@ -12,6 +12,7 @@ from cli.parsing import faces, names, pairs
 from ledger.commands import stable as commands
 from ledger.commands.base import query
 from ledger.errors import NotFound
+from projections.sheet import sheet as full_sheet
 
 player_app = typer.Typer(help="Players: the people at the table.", no_args_is_help=True)
 char_app = typer.Typer(help="Characters: create them, list them, show their sheets.", no_args_is_help=True)
@@ -51,7 +52,7 @@ def char_new(
         skills=pairs([skills] if skills else [], "--skills"), saves=pairs([saves] if saves else [], "--saves"),
         max_hp=max_hp, opening={"wealth": wealth, "cash": cash, "boons": boons},
         retirement_skills=names(retirement_skills) if retirement_skills is not None else None)
-    sheet = query(opts.store(), opts.campaign, lambda c: c.world.stable.character(name).sheet())
+    sheet = query(opts.store(), opts.campaign, lambda c: full_sheet(c.world, name))
     if json:
         print_json({"position": created.position, **sheet})
         return
@@ -61,10 +62,10 @@ def char_new(
 
 
 def sheet_of(ctx, name: str) -> dict:
-    character = ctx.world.stable.character(name)
-    if character is None:
+    found = full_sheet(ctx.world, name)
+    if found is None:
         raise NotFound(f"no character named {name!r} (see `tally char list`)")
-    return character.sheet()
+    return found
 
 
 @char_app.command("show")
@@ -78,10 +79,16 @@ def char_show(ctx: typer.Context, name: str = typer.Argument(..., help="The char
         print_json(sheet)
         return
     rated = lambda d: ", ".join(f"{k} {v}" for k, v in d.items()) or "-"
-    print_pairs([("name", sheet["name"]), ("player", sheet["player"]), ("status", sheet["status"]),
-                 ("class", sheet["class"] or "-"), ("boons", sheet["boons"]), ("cash", sheet["cash"]),
-                 ("wealth", f"{sheet['wealth']} ({sheet['lifestyle']})"), ("max HP", sheet["max_hp"]),
-                 ("skills", rated(sheet["skills"])), ("saves", rated(sheet["saves"]))])
+    rows = [("name", sheet["name"]), ("player", sheet["player"]), ("status", sheet["status"]),
+            ("class", sheet["class"] or "-"), ("boons", sheet["boons"]), ("cash", sheet["cash"]),
+            ("wealth", f"{sheet['wealth']} ({sheet['lifestyle']})"), ("max HP", sheet["max_hp"]),
+            ("skills", rated(sheet["skills"])), ("saves", rated(sheet["saves"]))]
+    if sheet["followers"]:
+        rows.append(("followers", ", ".join(sheet["followers"])))
+    if sheet.get("god"):
+        rows.append(("god", f"{sheet['god']} (PR {sheet['power']}), {sheet['black_marks']} black, "
+                            f"{sheet['grey_marks']} grey marks"))
+    print_pairs(rows)
 
 
 @char_app.command("list")

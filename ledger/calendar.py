@@ -70,11 +70,13 @@ class Gregorian(Calendar):
     def format(self, day: int) -> str:
         return date.fromordinal(day).isoformat()
 
+    year_days = 365
+
 
 @dataclass
 class Bifrost(Calendar):
     spec: dict[str, Any]
-    YEAR = 364
+    YEAR = year_days = 364
 
     def parse(self, text: str) -> int:
         text = text.strip()
@@ -109,6 +111,10 @@ class Months(Calendar):
     @property
     def year_length(self) -> int:
         return sum(days for _, days in self.spec["months"])
+
+    @property
+    def year_days(self) -> int:
+        return self.year_length
 
     def parse(self, text: str) -> int:
         match = re.fullmatch(r"(\d{1,3})\s+(.+?)\s+(-?\d{1,6})", text.strip())

@@ -35,8 +35,9 @@ SETTINGS: dict[str, Setting] = {s.key: s for s in (
             "one vow fulfilled per session or per level (002 §2)"),
     Setting("prayer_modifiers", "gods", "additive", ("additive",),
             "prayer modifiers are added as percentage points (001 l.741-978)"),
-    Setting("manifestation_clock", "gods", "weighted", ("weighted", "active", "dormant"),
-            "manifestation: active time + dormant time / 10 reaches a year (001)"),
+    Setting("manifestation_clock", "gods", "weighted", ("weighted", "either"),
+            "manifestation: active time + dormant time / 10 reaches a year (weighted), or one of "
+            "a year active / ten years dormant alone (either) (001 l.976)"),
 )}
 
 

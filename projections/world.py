@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import Iterable, Optional
 
 from ledger.envelope import Envelope
-from projections import campaign, company, sessions, stable
+from projections import campaign, company, divine, sessions, stable
 
 
 @dataclass(frozen=True)
@@ -17,14 +17,16 @@ class World:
     stable: stable.Stable
     sessions: sessions.Sessions
     company: company.Company
+    divine: divine.Divine
 
 
-EMPTY = World(None, stable.Stable(), sessions.Sessions(), company.Company())
+EMPTY = World(None, stable.Stable(), sessions.Sessions(), company.Company(), divine.Divine())
 
 
 def apply(world: World, e: Envelope) -> World:
     return World(campaign.apply(world.campaign, e), stable.apply(world.stable, e),
-                 sessions.apply(world.sessions, e), company.apply(world.company, e))
+                 sessions.apply(world.sessions, e), company.apply(world.company, e),
+                 divine.apply(world.divine, e))
 
 
 def fold(envelopes: Iterable[Envelope]) -> World:

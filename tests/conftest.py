@@ -153,3 +153,15 @@ def table(tally_sqlite) -> Tally:
 
 def sheet(t: Tally, name: str) -> dict:
     return t.ok("char", "show", name, "--json").json
+
+
+@pytest.fixture
+def pantheon(tally_sqlite) -> Tally:
+    """A Bifrost campaign (gods) with Aud, who worships Tyr (PR 5, flatterable)."""
+    t = tally_sqlite
+    t.ok("campaign", "new", "Bifrost", "--rules", "gods", "--calendar", "bifrost", "--start", "day 1 of week 1, 1024")
+    t.ok("player", "add", "Ann")
+    t.ok("char", "new", "Aud", "--player", "Ann")
+    t.ok("god", "adopt", "Aud", "Tyr", "--power", "5", "--alignment", "2L", "--flatterable",
+         "--sacrifice", "an enemy's weapon, broken")
+    return t

@@ -26,7 +26,7 @@ def test_settings_have_defaults_and_changes_are_events(campaign):
 @pytest.mark.parametrize("args, message", [
     (("purchase_rule", "cheap"), "purchase_rule must be one of discount, pool"),
     (("tax_rate", "3"), "unknown setting 'tax_rate'"),
-    (("manifestation_clock", "active"), None),
+    (("manifestation_clock", "either"), None),
     (("purchase_rule", "discount"), "already discount"),
 ])
 def test_setting_refusals(campaign, args, message):

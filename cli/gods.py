@@ -1,0 +1,123 @@
+"""tally god adopt|mark|pray|crawl|repent|sacrifice|odds"""
+
+from __future__ import annotations
+
+from typing import Optional
+
+import typer
+
+from cli.context import guarded, options
+from cli.output import JSON_OPTION, print_json, print_pairs
+from cli.parsing import faces
+from cli.session import _print_events
+from ledger.commands import gods as commands
+from ledger.commands.base import query
+from projections.divine import odds as divine_odds
+
+app = typer.Typer(help="Gods (Bifrost): adopt one, earn marks, pray, crawl, repent, sacrifice.",
+                  no_args_is_help=True)
+DICE = typer.Option(None, "--dice", help="Faces rolled by hand, in the order the rolls happen.")
+
+
+@app.command("adopt")
+@guarded
+def adopt(ctx: typer.Context, name: str = typer.Argument(..., help="The worshipper."),
+          god: str = typer.Argument(..., help="The god's name."),
+          power: int = typer.Option(..., "--power", help="Power rating 1-10."),
+          alignment: str = typer.Option(..., "--alignment", help="The god's alignment, e.g. 2E."),
+          flatterable: bool = typer.Option(False, "--flatterable", help="Crawling prayers work on this god."),
+          sacrifice: str = typer.Option("unspecified", "--sacrifice", help="What the god demands."),
+          json: bool = JSON_OPTION) -> None:
+    """A character adopts a god (before play begins, 001 l.745)."""
+    opts = options(ctx)
+    _print_events(commands.adopt(opts.store(), opts.campaign, name, god, power=power, alignment=alignment,
+                                 flatterable=flatterable, sacrifice=sacrifice, actor=opts.who()), json)
+
+
+@app.command("mark")
+@guarded
+def mark(ctx: typer.Context, name: str = typer.Argument(..., help="The worshipper."),
+         why: str = typer.Option(..., "--why", help="The act out of alignment."),
+         grey: Optional[int] = typer.Option(None, "--grey", help="Give N grey marks instead of a black mark."),
+         warning: bool = typer.Option(False, "--warning", help="A warning sign only, no mark."),
+         dice: Optional[str] = DICE, json: bool = JSON_OPTION) -> None:
+    """A black mark (with the automatic-punishment check), grey marks, or a warning."""
+    opts = options(ctx)
+    _print_events(commands.mark(opts.store(), opts.campaign, name, why=why, grey=grey, warning=warning,
+                                hand=faces(dice), actor=opts.who()), json)
+
+
+@app.command("pray")
+@guarded
+def pray(ctx: typer.Context, name: str = typer.Argument(..., help="The worshipper."),
+         life_or_death: bool = typer.Option(False, "--life-or-death", help="+20%; if answered, 5 grey marks."),
+         excessive: bool = typer.Option(False, "--excessive", help="Chance halved; may backfire."),
+         free_hand: bool = typer.Option(False, "--free-hand", help="+10%; the help may come in an inconvenient form."),
+         thanks: bool = typer.Option(False, "--thanks", help="A thank-you prayer: a crawling prayer at +10%."),
+         interference: bool = typer.Option(False, "--interference", help="Another god interferes: +50%."),
+         dice: Optional[str] = DICE, json: bool = JSON_OPTION) -> None:
+    """A plea for aid: d% against Table 2.3, then the grade with its d6."""
+    opts = options(ctx)
+    if thanks:
+        recorded = commands.crawl(opts.store(), opts.campaign, name, thanks=True, hand=faces(dice), actor=opts.who())
+    else:
+        recorded = commands.pray(opts.store(), opts.campaign, name, life_or_death=life_or_death,
+                                 excessive=excessive, free_hand=free_hand, interference=interference,
+                                 hand=faces(dice), actor=opts.who())
+    _print_events(recorded, json)
+
+
+@app.command("crawl")
+@guarded
+def crawl(ctx: typer.Context, name: str = typer.Argument(..., help="The worshipper."),
+          thanks: bool = typer.Option(False, "--thanks", help="Thanks after being helped: +10%."),
+          dice: Optional[str] = DICE, json: bool = JSON_OPTION) -> None:
+    """A crawling prayer: removes a black mark, or banks 1d10% for the next plea."""
+    opts = options(ctx)
+    _print_events(commands.crawl(opts.store(), opts.campaign, name, thanks=thanks, hand=faces(dice),
+                                 actor=opts.who()), json)
+
+
+@app.command("repent")
+@guarded
+def repent(ctx: typer.Context, name: str = typer.Argument(..., help="The worshipper."),
+           dice: Optional[str] = DICE, json: bool = JSON_OPTION) -> None:
+    """Repent: d6 against Table 2.7; success clears every black mark."""
+    opts = options(ctx)
+    _print_events(commands.repent(opts.store(), opts.campaign, name, hand=faces(dice), actor=opts.who()), json)
+
+
+@app.command("sacrifice")
+@guarded
+def sacrifice(ctx: typer.Context, name: str = typer.Argument(..., help="The worshipper."),
+              why: str = typer.Option(..., "--why", help="What was sacrificed."),
+              marks: int = typer.Option(1, "--marks", help="Marks redeemed (a great sacrifice, more)."),
+              grey: bool = typer.Option(False, "--grey", help="Redeem grey marks (only a sacrifice can)."),
+              json: bool = JSON_OPTION) -> None:
+    """An accepted sacrifice redeems black or grey marks."""
+    opts = options(ctx)
+    _print_events(commands.sacrifice(opts.store(), opts.campaign, name, why=why, marks=marks, grey=grey,
+                                     actor=opts.who()), json)
+
+
+@app.command("odds")
+@guarded
+def odds(ctx: typer.Context, name: str = typer.Argument(..., help="The worshipper."),
+         json: bool = JSON_OPTION) -> None:
+    """A worshipper's chances with the god, as of now."""
+    opts = options(ctx)
+    view = query(opts.store(), opts.campaign, lambda c: divine_odds(c.world, commands.worshipper(c, name)[0]))
+    if json:
+        print_json(view)
+        return
+    pct = lambda v: "never (X)" if v is None else f"{v}%"
+    print_pairs([("worshipper", f"{view['character']} of {view['god']} (PR {view['power']})"),
+                 ("marks", f"{view['black_marks']} black, {view['grey_marks']} grey"),
+                 ("plea answered", pct(view["prayer_chance"]) + (f" +{view['crawling_bonus']} banked"
+                                                                 if view["crawling_bonus"] else "")),
+                 ("grade row", " ".join(map(str, view["answer_grade_table_row"]))),
+                 ("crawling accepted", pct(view["crawl_chance"]) if view["crawl_chance"] is not None
+                  else "not flatterable or never"),
+                 ("repentance needs", "-" if view["repent_needs"] is None else f"{view['repent_needs']}+ on d6"),
+                 ("punishment at", f"{view['punishment_threshold']} black marks"),
+                 ("manifestation", "eligible" if view["manifestation_eligible"] else "not yet")])

@@ -1,0 +1,20 @@
+"""A character's whole sheet: the stable's figures plus those of every
+module the campaign runs."""
+
+from __future__ import annotations
+
+from typing import Optional
+
+from projections.world import World
+
+
+def sheet(world: World, name: str) -> Optional[dict]:
+    character = world.stable.character(name)
+    if character is None:
+        return None
+    out = character.sheet()
+    if world.campaign.runs("gods"):
+        standing = world.divine.of(character.name)
+        out.update(god=standing.god if standing else None, power=standing.power if standing else None,
+                   black_marks=standing.black if standing else 0, grey_marks=standing.grey if standing else 0)
+    return out
