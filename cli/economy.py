@@ -44,8 +44,8 @@ def treasure_split(ctx: typer.Context,
                    json: bool = JSON_OPTION) -> None:
     """Divide the session's treasure among the present characters."""
     opts = options(ctx)
-    _print_events([commands.split_treasure(opts.store(), opts.campaign, pairs(shares, "split"),
-                                           set_aside=pairs(set_aside or [], "--set-aside"), actor=opts.who())], json)
+    _print_events(commands.split_treasure(opts.store(), opts.campaign, pairs(shares, "split"),
+                                          set_aside=pairs(set_aside or [], "--set-aside"), actor=opts.who()), json)
 
 
 @guarded

@@ -7,7 +7,7 @@ from typing import Optional
 
 import typer
 
-from cli import campaign, company, db, dice, economy, followers, gods, ledger, script, session, stable
+from cli import campaign, company, db, dice, economy, followers, gods, ledger, script, session, stable, xp
 from cli.context import Options, guarded
 
 
@@ -40,6 +40,7 @@ app.add_typer(economy.wealth_app, name="wealth")
 app.add_typer(company.stronghold_app, name="stronghold")
 app.add_typer(followers.app, name="follower")
 app.add_typer(gods.app, name="god")
+app.add_typer(xp.vow_app, name="vow")
 app.command("roll")(guarded(dice.roll))
 app.command("audit")(guarded(dice.audit))
 app.command("odds")(guarded(dice.odds))
@@ -59,6 +60,7 @@ app.command("company")(company.company)
 SIGNED = {"ignore_unknown_options": True}
 app.command("cash", context_settings=SIGNED)(economy.cash)
 app.command("rep", context_settings=SIGNED)(company.rep)
+app.command("xp", context_settings=SIGNED)(xp.xp)
 
 
 def main() -> None:

@@ -57,6 +57,24 @@ _LINES: dict[str, Callable[[dict], str]] = {
     "follower.gained": lambda p: f"{p['name']} follows {p['character']}" + (" (Feat)" if p["feat"] else "")
                                  + (f", replacing {p['refills']}" if p.get("refills") else ""),
     "follower.lost": lambda p: f"{p['character']} loses {p['name']}: {p['why']}",
+    "xp.awarded": lambda p: f"{p['character']} +{p['amount']} XP ({p['source']}): {p['why']}",
+    "level.attained": lambda p: f"{p['character']} attains level {p['level']}: {p['benefit']}",
+    "vow.sworn": lambda p: f"{p['character']} swears: {p['vow']}",
+    "vow.fulfilled": lambda p: f"{p['character']} fulfils the vow ({p['xp']} XP): {p['vow']}",
+    "vow.abandoned": lambda p: f"{p['character']} abandons the vow: {p['vow']}",
+    "god.adopted": lambda p: f"{p['character']} adopts {p['god']} (PR {p['power']}, {p['alignment']})",
+    "god.black_mark": lambda p: f"{p['character']}: black mark ({p['black_after']}): {p['why']}",
+    "god.warning": lambda p: f"{p['character']}: a warning sign: {p['why']}",
+    "god.grey_marks": lambda p: f"{p['character']}: {p['count']} grey mark(s): {p['why']}",
+    "god.prayed": lambda p: f"{p['character']} prays to {p['god']} at {p['chance']}%: {p['outcome']}"
+                            + (f", grade {p['grade']} ({p['percent']}%)" if p.get("grade") else ""),
+    "god.crawled": lambda p: f"{p['character']} crawls at {p['chance']}%: "
+                             + (p["effect"].replace("_", " ") if p["accepted"] else "not accepted"),
+    "god.repented": lambda p: f"{p['character']} repents (needs {p['needs'] or 'X'}, PR {p['effective_power']}): "
+                              + ("accepted" if p["accepted"] else "not believed"),
+    "god.sacrificed": lambda p: f"{p['character']} sacrifices ({p['black']} black, {p['grey']} grey redeemed): {p['why']}",
+    "god.punishment_checked": lambda p: f"{p['character']} punishment check at {p['black']} black marks: "
+                                        + ("PUNISHED" if p["punished"] else "spared"),
     "reputation.changed": lambda p: f"Reputation with {p['faction']} {p['before']:+d} -> {p['after']:+d}: {p['why']}"
                                     + (" (clamped)" if p["clamped"] else ""),
 }

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import Iterable, Optional
 
 from ledger.envelope import Envelope
-from projections import campaign, company, divine, sessions, stable
+from projections import advancement, campaign, company, divine, sessions, stable
 
 
 @dataclass(frozen=True)
@@ -18,15 +18,17 @@ class World:
     sessions: sessions.Sessions
     company: company.Company
     divine: divine.Divine
+    advancement: advancement.Advancement
 
 
-EMPTY = World(None, stable.Stable(), sessions.Sessions(), company.Company(), divine.Divine())
+EMPTY = World(None, stable.Stable(), sessions.Sessions(), company.Company(), divine.Divine(),
+              advancement.Advancement())
 
 
 def apply(world: World, e: Envelope) -> World:
     return World(campaign.apply(world.campaign, e), stable.apply(world.stable, e),
                  sessions.apply(world.sessions, e), company.apply(world.company, e),
-                 divine.apply(world.divine, e))
+                 divine.apply(world.divine, e), advancement.apply(world.advancement, e))
 
 
 def fold(envelopes: Iterable[Envelope]) -> World:

@@ -45,6 +45,14 @@ class Context:
     def session_number(self) -> Optional[int]:
         return self.session.number if self.session else None
 
+    @property
+    def period(self) -> str:
+        """What a once-per-session limit counts in: the session, or the downtime epoch."""
+        if self.session is not None:
+            return f"session {self.session.number}"
+        epoch = self.dice.current
+        return f"downtime epoch {epoch.number if epoch else 0}"
+
     def require(self, module: str) -> None:
         if not self.campaign.runs(module):
             raise RuleRefused(

@@ -6,7 +6,7 @@ from typing import Optional, Sequence
 
 from ledger.commands.base import Context, clean_text, query, record
 from ledger.commands.batch import Batch
-from ledger.commands.economy import Plan, acting, check_rank_up, check_wager, period
+from ledger.commands.economy import Plan, acting, check_rank_up, check_wager
 from ledger.commands.stable import find_character
 from ledger.envelope import Envelope, NewEvent
 from ledger.errors import BadInput, NotFound, RuleRefused
@@ -66,7 +66,7 @@ def improve(store, campaign, name: str, *, wager: int, by: str, tags: Sequence[s
         batch.add(stronghold_stream(d["stronghold"]), StrongholdAttempted(
             name=d["stronghold"], by=plan.character, rank_from=d["rank_from"], rank_to=d["rank_to"], ob=plan.ob,
             wager=wager, successes=successes, succeeded=succeeded, tags=d["tags"] if succeeded else [],
-            period=period(ctx)), cause=roll)
+            period=ctx.period), cause=roll)
         return batch.done()
 
     return record(store, campaign, actor, decide)

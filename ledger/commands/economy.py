@@ -14,6 +14,7 @@ from ledger.commands.base import Context, clean_text, query, record
 from ledger.commands.batch import Batch
 from ledger.commands.session import session_stream
 from ledger.commands.stable import character_stream, find_character
+from ledger.commands.xp import treasure_into
 from ledger.dice.expression import parse
 from ledger.dice.odds import chance_at_least
 from ledger.envelope import Envelope, NewEvent
@@ -54,14 +55,6 @@ class Plan:
                 "chance": self.chance, "exact": self.exact, **self.details}
 
 
-def period(ctx: Context) -> str:
-    """What a once-per-session limit counts in: the session, or the downtime epoch."""
-    if ctx.session is not None:
-        return f"session {ctx.session.number}"
-    epoch = ctx.dice.current
-    return f"downtime epoch {epoch.number if epoch else 0}"
-
-
 def acting(ctx: Context, name: str) -> Character:
     """An active character who may act now: during a session, only the activated ones."""
     ctx.require("coeac")
@@ -80,9 +73,9 @@ def check_rank_up(ctx: Context, what: str, rating: int, maximum: int, periods: f
     session (or downtime) whatever the result."""
     if rating >= maximum:
         raise RuleRefused(f"{what} is at {maximum}, the highest rank")
-    if period(ctx) in periods:
+    if ctx.period in periods:
         raise RuleRefused(
-            f"{what} was already tried this {period(ctx).split()[0]}: once per session, success or failure ({source})"
+            f"{what} was already tried this {ctx.period.split()[0]}: once per session, success or failure ({source})"
         )
 
 
@@ -110,7 +103,7 @@ def add_treasure(store, campaign, cash: int, *, source: str, actor: str) -> Enve
 
 
 def split_treasure(store, campaign, shares: dict[str, int], *, set_aside: Optional[dict[str, int]] = None,
-                   actor: str) -> Envelope:
+                   actor: str) -> list[Envelope]:
     def decide(ctx: Context) -> list[NewEvent]:
         session = ctx.session
         if session is None:
@@ -136,11 +129,13 @@ def split_treasure(store, campaign, shares: dict[str, int], *, set_aside: Option
             raise RuleRefused(
                 f"the shares add up to {total} Cash but {session.undivided} Cash was found: account for the whole horde"
             )
-        return [NewEvent(session_stream(session.number),
-                         TreasureDivided(total=total, shares=named, set_aside=held),
-                         game_time=ctx.today, session=session.number)]
+        batch = Batch(ctx)
+        batch.add(session_stream(session.number), TreasureDivided(total=total, shares=named, set_aside=held))
+        if ctx.campaign.runs("xp"):
+            treasure_into(ctx, batch, named)
+        return batch.done()
 
-    return record(store, campaign, actor, decide)[0]
+    return record(store, campaign, actor, decide)
 
 
 def _share(cash: int, who: str) -> int:
@@ -188,7 +183,7 @@ def improve_wealth(store, campaign, name: str, *, wager: int, actor: str,
                                         why=f"improve Wealth to {plan.details['rank_to']}, Ob {plan.ob}")
         batch.add(character_stream(plan.character), WealthAttempted(
             character=plan.character, rank_from=plan.details["rank_from"], rank_to=plan.details["rank_to"],
-            ob=plan.ob, wager=wager, successes=successes, succeeded=successes >= plan.ob, period=period(ctx)),
+            ob=plan.ob, wager=wager, successes=successes, succeeded=successes >= plan.ob, period=ctx.period),
             cause=roll)
         return batch.done()
 

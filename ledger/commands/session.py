@@ -10,6 +10,7 @@ from ledger.commands.batch import Batch
 from ledger.commands.dice import reveal_events
 from ledger.commands.hazards import down_and_out
 from ledger.commands.stable import character_stream, find_character
+from ledger.commands.xp import attain
 from ledger.envelope import Envelope, NewEvent
 from ledger.errors import BadInput, RuleRefused
 from ledger.events.coeac import IncomeRolled
@@ -101,8 +102,9 @@ def close_session(store: Store, campaign: Optional[str], *, actor: str, game_dat
                 raise BadInput(f"--dice names {name}, who is not activated in session {session.number}")
         batch = Batch(ctx, game_time=end)
         dead = {key(n) for n in session.deaths}
+        coeac_rules = ctx.campaign.runs("coeac")  # Down and Out and Boons are seed 004's rules
         for character in activated:
-            if character.status != "active" or key(character.name) in safe:
+            if not coeac_rules or character.status != "active" or key(character.name) in safe:
                 continue
             batch.hand = list(hands[key(character.name)]) if key(character.name) in hands else None
             if down_and_out(batch, character, why="Down and Out: no safe haven at session end (004 l.629)"):
@@ -111,7 +113,10 @@ def close_session(store: Store, campaign: Optional[str], *, actor: str, game_dat
                 raise BadInput(f"--dice gave {character.name} {len(batch.hand)} face(s) more than needed")
         batch.hand = None
         for character in activated:
-            _boon(ctx, batch, session, character, dead)
+            if coeac_rules:
+                _boon(ctx, batch, session, character, dead)
+            if ctx.campaign.runs("xp") and key(character.name) not in dead:  # safe time: levels arrive
+                attain(ctx, batch, character.name, ctx.world.advancement.of(character.name).xp)
         batch.events += reveal_events(ctx, session.number, rolls_in_batch=batch.derived, game_time=end)
         batch.add(session_stream(session.number), SessionClosed(
             number=session.number, start=session.start, end=end, havens=sorted(safe)))

@@ -1,0 +1,129 @@
+"""XP, levels and vows (seed 002 l.97-114, l.195)."""
+
+from __future__ import annotations
+
+from typing import Optional
+
+from ledger.commands.base import Context, clean_text, record
+from ledger.commands.batch import Batch
+from ledger.commands.stable import character_stream, find_character
+from ledger.envelope import NewEvent
+from ledger.errors import BadInput, RuleRefused
+from ledger.events.xp import LevelAttained, VowAbandoned, VowFulfilled, VowSworn, XpAwarded
+from ledger.rules import xp as rules
+
+
+def in_safe_time(ctx: Context, character: str) -> bool:
+    """l.195: levels are attained in safe time; a character out on this
+    session's expedition is not in it until the session closes."""
+    return ctx.session is None or not ctx.session.is_activated(character)
+
+
+def attain(ctx: Context, batch: Batch, character: str, xp_after: int) -> None:
+    """A level.attained event for every level the XP now reaches."""
+    level = ctx.world.advancement.of(character).level
+    for new in range(level + 1, rules.level_for(xp_after) + 1):
+        batch.add(character_stream(character), LevelAttained(character=character, level=new,
+                                                             benefit=rules.level_benefit(new)))
+
+
+def award_into(ctx: Context, batch: Batch, character: str, amount: int, *, source: str, why: str,
+               treasure: Optional[int] = None) -> None:
+    progress = ctx.world.advancement.of(character)
+    rounding = ctx.campaign.settings["vow_rounding"] if treasure is not None else None
+    batch.add(character_stream(character), XpAwarded(
+        character=character, amount=amount, source=source, why=why, treasure=treasure,
+        vow_open=progress.vow is not None, rounding=rounding))
+    if in_safe_time(ctx, character):
+        attain(ctx, batch, character, progress.xp + amount)
+
+
+def treasure_into(ctx: Context, batch: Batch, shares: dict[str, int]) -> None:
+    """l.107-108, l.113-114: a share of treasure is XP, halved under an open vow."""
+    rounding = ctx.campaign.settings["vow_rounding"]
+    for character, units in shares.items():
+        if units <= 0:
+            continue
+        vow_open = ctx.world.advancement.of(character).vow is not None
+        award_into(ctx, batch, character, rules.treasure_xp(units, vow_open, rounding), source="treasure",
+                   why=f"{units} units of treasure" + (" (halved: a vow is open)" if vow_open else ""),
+                   treasure=units)
+
+
+def award(store, campaign, name: str, amount: int, *, why: str, actor: str):
+    why = clean_text(why, "--why")
+
+    def decide(ctx: Context) -> list[NewEvent]:
+        ctx.require("xp")
+        character = find_character(ctx, name)
+        if amount == 0:
+            raise BadInput("an award of 0 XP changes nothing")
+        if ctx.world.advancement.of(character.name).xp + amount < 0:
+            raise RuleRefused(f"{character.name} has {ctx.world.advancement.of(character.name).xp} XP; "
+                              f"cannot take away {-amount}")
+        batch = Batch(ctx)
+        award_into(ctx, batch, character.name, amount, source="referee", why=why)
+        return batch.done()
+
+    return record(store, campaign, actor, decide)
+
+
+def swear(store, campaign, name: str, vow: str, *, actor: str):
+    vow = clean_text(vow, "the vow")
+
+    def decide(ctx: Context) -> list[NewEvent]:
+        ctx.require("xp")
+        character = find_character(ctx, name)
+        open_vow = ctx.world.advancement.of(character.name).vow
+        if open_vow:
+            raise RuleRefused(f"{character.name} already has an open vow: {open_vow!r} (fulfil or abandon it first)")
+        return [NewEvent(character_stream(character.name), VowSworn(character=character.name, vow=vow),
+                         game_time=ctx.today)]
+
+    return record(store, campaign, actor, decide)
+
+
+def fulfil(store, campaign, name: str, *, actor: str, xp: Optional[int] = None):
+    def decide(ctx: Context) -> list[NewEvent]:
+        ctx.require("xp")
+        character = find_character(ctx, name)
+        progress = ctx.world.advancement.of(character.name)
+        if progress.vow is None:
+            raise RuleRefused(f"{character.name} has no open vow")
+        rule, limit = ctx.campaign.settings["vow_xp"], ctx.campaign.settings["vow_limit"]
+        counted_in = ctx.period if limit == "session" else f"level {progress.level}"
+        if counted_in in progress.vows_counted:
+            raise RuleRefused(f"{character.name} already fulfilled a vow this {counted_in.split()[0]}: "
+                              f"one per {limit} (002 l.111-112, setting vow_limit)")
+        amount = rules.threshold(progress.level)  # "XP equal to the adventurer's last attained level"
+        if rule == "stated" or amount == 0:
+            if xp is None:
+                why = "vow_xp is stated" if rule == "stated" else "at level 1 the book's award is 0"
+                raise BadInput(f"state the award with --xp N ({why})")
+            amount = xp
+        elif xp is not None:
+            raise RuleRefused(f"vow_xp is threshold: the award is {amount} XP; drop --xp "
+                              "(or `tally campaign set vow_xp stated`)")
+        if amount < 0:
+            raise BadInput("--xp cannot be negative")
+        batch = Batch(ctx)
+        batch.add(character_stream(character.name), VowFulfilled(
+            character=character.name, vow=progress.vow, xp=amount, rule=rule, limit=limit, counted_in=counted_in))
+        if amount:
+            award_into(ctx, batch, character.name, amount, source="vow", why=f"vow fulfilled: {progress.vow}")
+        return batch.done()
+
+    return record(store, campaign, actor, decide)
+
+
+def abandon(store, campaign, name: str, *, actor: str):
+    def decide(ctx: Context) -> list[NewEvent]:
+        ctx.require("xp")
+        character = find_character(ctx, name)
+        vow = ctx.world.advancement.of(character.name).vow
+        if vow is None:
+            raise RuleRefused(f"{character.name} has no open vow")
+        return [NewEvent(character_stream(character.name), VowAbandoned(character=character.name, vow=vow),
+                         game_time=ctx.today)]
+
+    return record(store, campaign, actor, decide)
