@@ -39,12 +39,13 @@ def treasure_add(ctx: typer.Context, cash: int = typer.Argument(..., help="The h
 @treasure_app.command("split")
 @guarded
 def treasure_split(ctx: typer.Context,
-                   shares: list[str] = typer.Argument(..., help="Shares as CHARACTER=N."),
+                   shares: Optional[list[str]] = typer.Argument(
+                       None, help="Shares as CHARACTER=N; none: equal shares (companions take half)."),
                    set_aside: Optional[list[str]] = typer.Option(None, "--set-aside", help="PLAYER=N held for an absent regular."),
                    json: bool = JSON_OPTION) -> None:
     """Divide the session's treasure among the present characters."""
     opts = options(ctx)
-    _print_events(commands.split_treasure(opts.store(), opts.campaign, pairs(shares, "split"),
+    _print_events(commands.split_treasure(opts.store(), opts.campaign, pairs(shares or [], "split"),
                                           set_aside=pairs(set_aside or [], "--set-aside"), actor=opts.who()), json)
 
 

@@ -7,7 +7,7 @@ from typing import Optional
 
 import typer
 
-from cli import campaign, company, db, dice, economy, followers, gods, ledger, script, session, stable, xp
+from cli import campaign, company, db, dice, economy, followers, gods, ledger, script, session, stable, wolves, xp
 from cli.context import Options, guarded
 
 
@@ -41,6 +41,10 @@ app.add_typer(company.stronghold_app, name="stronghold")
 app.add_typer(followers.app, name="follower")
 app.add_typer(gods.app, name="god")
 app.add_typer(xp.vow_app, name="vow")
+app.add_typer(wolves.companion_app, name="companion")
+app.add_typer(wolves.boast_app, name="boast")
+app.add_typer(wolves.ship_app, name="ship")
+app.add_typer(wolves.wages_app, name="wages")
 app.command("roll")(guarded(dice.roll))
 app.command("audit")(guarded(dice.audit))
 app.command("odds")(guarded(dice.odds))
@@ -61,6 +65,9 @@ SIGNED = {"ignore_unknown_options": True}
 app.command("cash", context_settings=SIGNED)(economy.cash)
 app.command("rep", context_settings=SIGNED)(company.rep)
 app.command("xp", context_settings=SIGNED)(xp.xp)
+app.command("silver", context_settings=SIGNED)(wolves.silver)
+app.command("hire")(wolves.hire)
+app.command("dismiss")(wolves.dismiss)
 
 
 def main() -> None:

@@ -12,6 +12,7 @@ from cli.parsing import faces, names, pairs
 from ledger.commands import stable as commands
 from ledger.commands.base import query
 from ledger.errors import NotFound
+from projections.describe import line
 from projections.sheet import sheet as full_sheet
 
 player_app = typer.Typer(help="Players: the people at the table.", no_args_is_help=True)
@@ -43,15 +44,20 @@ def char_new(
     boons: Optional[int] = typer.Option(None, help="Opening Boons, for a campaign already under way."),
     retirement_skills: Optional[str] = typer.Option(
         None, "--retirement-skills", help="Skills that take a retiree's +1s, e.g. Medicine,Stealth."),
+    spend: Optional[list[str]] = typer.Option(
+        None, "--spend", help="Wolves: equipment bought with the starting hacksilver, ITEM=COST (repeatable)."),
+    dice: Optional[str] = typer.Option(None, "--dice", help="Wolves: the creation rolls by hand, in order."),
     json: bool = JSON_OPTION,
 ) -> None:
-    """Create a character in a player's stable."""
+    """Create a character in a player's stable (under wolves, roll its start)."""
     opts = options(ctx)
-    created = commands.new_character(
+    recorded = commands.new_character(
         opts.store(), opts.campaign, name, player=player, actor=opts.who(), char_class=char_class,
         skills=pairs([skills] if skills else [], "--skills"), saves=pairs([saves] if saves else [], "--saves"),
         max_hp=max_hp, opening={"wealth": wealth, "cash": cash, "boons": boons},
-        retirement_skills=names(retirement_skills) if retirement_skills is not None else None)
+        retirement_skills=names(retirement_skills) if retirement_skills is not None else None,
+        spend=pairs(spend or [], "--spend"), hand=faces(dice))
+    created = recorded[0]
     sheet = query(opts.store(), opts.campaign, lambda c: full_sheet(c.world, name))
     if json:
         print_json({"position": created.position, **sheet})
@@ -59,6 +65,8 @@ def char_new(
     p = created.payload
     extra = f"; inherits from {p['inherited_from']}" if p.get("inherited_from") else ""
     typer.echo(f"{sheet['name']} joins {sheet['player']}'s stable (position {created.position}{extra})")
+    for e in recorded[1:]:
+        typer.echo(f"{e.position:>6}  {line(e)}")
 
 
 def sheet_of(ctx, name: str) -> dict:

@@ -31,9 +31,9 @@ _LINES: dict[str, Callable[[dict], str]] = {
     "character.retired": lambda p: f"{p['name']} retires ({p['boons']} Boons, Wealth {p['wealth']})",
     "session.opened": lambda p: f"session {p['number']} opens: " + ", ".join(p["activated"].values()),
     "session.closed": lambda p: f"session {p['number']} closes",
-    "treasure.found": lambda p: f"{p['cash']} Cash found: {p['source']}",
+    "treasure.found": lambda p: f"{p['cash']} {'sp' if p.get('currency') == 'sp' else 'Cash'} found: {p['source']}",
     "treasure.divided": lambda p: "treasure divided: " + ", ".join(
-        f"{k} {v}" for k, v in {**p["shares"], **p["set_aside"]}.items()),
+        f"{k} {v}" for k, v in {**p["shares"], **p["set_aside"], **p.get("companions", {})}.items()),
     "treasure.set_aside_paid": lambda p: f"{p['character']} receives {p['cash']} Cash set aside for {p['player']}",
     "cash.changed": lambda p: f"{p['character']} Cash {p['delta']:+d}: {p['why']}",
     "boon.gained": lambda p: f"{p['character']} gains a Boon ({p['reason']})",
@@ -75,6 +75,20 @@ _LINES: dict[str, Callable[[dict], str]] = {
     "god.sacrificed": lambda p: f"{p['character']} sacrifices ({p['black']} black, {p['grey']} grey redeemed): {p['why']}",
     "god.punishment_checked": lambda p: f"{p['character']} punishment check at {p['black']} black marks: "
                                         + ("PUNISHED" if p["punished"] else "spared"),
+    "wolves.outfitted": lambda p: f"{p['character']}: STR {p['strength']} AGI {p['agility']} CON {p['constitution']}, "
+                                  f"{p['hp']} HP, {p['languages']} language(s), {p['hacksilver']} hacksilver: "
+                                  f"{', '.join(p['spent']) or 'nothing bought'}; {p['lost']} lost",
+    "silver.changed": lambda p: f"{p['character']} {p['delta']:+d} sp: {p['why']}",
+    "companion.joined": lambda p: f"{p['name']} joins {p['character']} as a companion",
+    "companion.left": lambda p: f"{p['name']} leaves {p['character']}: {p['why']}",
+    "hireling.hired": lambda p: f"{p['character']} hires {p['name']} ({p['kind']}, {p['wage']} sp a day)",
+    "hireling.dismissed": lambda p: f"{p['character']} dismisses {p['name']} after {p['days']} days "
+                                    f"({p['wages_due']} sp earned)",
+    "wages.paid": lambda p: f"{p['character']} pays {p['amount']} sp in wages",
+    "boast.made": lambda p: f"{p['character']} boasts: {p['boast']} (+{p['bonus']} {p['reward'].replace('_', ' ')})",
+    "boast.resolved": lambda p: f"{p['character']}'s boast {p['outcome']}: {p['boast']}",
+    "ship.acquired": lambda p: f"the {p['kind']} {p['name']} ({p['value']} sp), {p['rowers']} rowers, "
+                               f"{p['food_days']} days of food: {p['how']}",
     "reputation.changed": lambda p: f"Reputation with {p['faction']} {p['before']:+d} -> {p['after']:+d}: {p['why']}"
                                     + (" (clamped)" if p["clamped"] else ""),
 }

@@ -17,6 +17,8 @@ def sheet(world: World, name: str) -> Optional[dict]:
         standing = world.divine.of(character.name)
         out.update(god=standing.god if standing else None, power=standing.power if standing else None,
                    black_marks=standing.black if standing else 0, grey_marks=standing.grey if standing else 0)
+    if world.campaign.runs("wolves"):
+        out.update(world.band.of(character.name).view(world.campaign.today))
     if world.campaign.runs("xp"):
         out.update(world.advancement.of(character.name).view())
     return out

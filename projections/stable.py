@@ -90,8 +90,9 @@ def _wealth_attempted(state: Stable, p: dict) -> Stable:
 
 
 def _divided(state: Stable, p: dict) -> Stable:
-    for name, cash in p["shares"].items():
-        state = _add(state, name, cash=cash)
+    if p.get("currency", "cash") == "cash":  # silver pennies are the band's (projections/band.py)
+        for name, cash in p["shares"].items():
+            state = _add(state, name, cash=cash)
     for name, cash in p["set_aside"].items():
         state = _player(state, name, set_aside=state.players[key(name)].set_aside + cash)
     return state
@@ -99,7 +100,7 @@ def _divided(state: Stable, p: dict) -> Stable:
 
 def _set_aside_paid(state: Stable, p: dict) -> Stable:
     state = _player(state, p["player"], set_aside=state.players[key(p["player"])].set_aside - p["cash"])
-    return _add(state, p["character"], cash=p["cash"])
+    return _add(state, p["character"], cash=p["cash"]) if p.get("currency", "cash") == "cash" else state
 
 
 def _rated(field_name: str, rating: str):

@@ -150,8 +150,8 @@ def test_a_replacement_rolled_during_the_session_gets_the_boon_at_close(table):
 def test_treasure_must_be_split_exactly_among_the_present(table):
     table.ok("session", "open", "--activate", "Bo", "--activate", "Cass", "--no-income")
     table.ok("treasure", "add", "20", "--from", "Kobold Clan (minor)")
-    assert "add up to 21 Cash but 20" in table.refused("treasure", "split", "Bo=11", "Cass=10").stderr
-    assert "add up to 19 Cash but 20" in table.refused("treasure", "split", "Bo=9", "Cass=10").stderr
+    assert "add up to 21 but 20 was found" in table.refused("treasure", "split", "Bo=11", "Cass=10").stderr
+    assert "add up to 19 but 20 was found" in table.refused("treasure", "split", "Bo=9", "Cass=10").stderr
     assert "was not on this expedition" in table.refused("treasure", "split", "Bo=10", "Nureddine=10").stderr
     assert "played this session" in table.refused("treasure", "split", "Bo=10", "--set-aside", "Cy=10").stderr
     # 004 l.630: "set aside a share for any regular players who happen to have missed a session"

@@ -9,6 +9,8 @@ from typing import Callable, Optional, Sequence, TypeVar
 
 from ledger.envelope import Envelope, NewEvent
 from ledger.errors import BadInput, NotFound, RuleRefused
+from projections.names import key
+from projections.stable import Character
 from ledger.store import Store, Transaction
 from projections import campaign as campaign_model
 from projections import dice as dice_model
@@ -117,3 +119,20 @@ def clean_text(value: str, what: str, limit: int = 500) -> str:
     if len(value) > limit or not _TEXT.fullmatch(value):
         raise BadInput(f"{what} must be one line of at most {limit} characters")
     return value
+
+
+def character_stream(name: str) -> str:
+    return f"character:{key(name)}"
+
+
+def player_stream(name: str) -> str:
+    return f"player:{key(name)}"
+
+
+def find_character(ctx: Context, name: str, *, active: bool = True) -> Character:
+    character = ctx.world.stable.character(name)
+    if character is None:
+        raise NotFound(f"no character named {name!r} in campaign {ctx.name} (see `tally char list`)")
+    if active and character.status != "active":
+        raise RuleRefused(f"{character.name} is {character.status}: only active characters can do that")
+    return character

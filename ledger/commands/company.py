@@ -4,10 +4,9 @@ from __future__ import annotations
 
 from typing import Optional, Sequence
 
-from ledger.commands.base import Context, clean_text, query, record
+from ledger.commands.base import Context, clean_text, find_character, query, record
 from ledger.commands.batch import Batch
 from ledger.commands.economy import Plan, acting, check_rank_up, check_wager
-from ledger.commands.stable import find_character
 from ledger.envelope import Envelope, NewEvent
 from ledger.errors import BadInput, NotFound, RuleRefused
 from ledger.events.coeac import ReputationChanged, StrongholdAttempted, StrongholdFounded

@@ -10,10 +10,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Optional, Sequence
 
-from ledger.commands.base import Context, clean_text, query, record
+from ledger.commands.base import Context, character_stream, clean_text, find_character, query, record
 from ledger.commands.batch import Batch
 from ledger.commands.session import session_stream
-from ledger.commands.stable import character_stream, find_character
 from ledger.commands.xp import treasure_into
 from ledger.dice.expression import parse
 from ledger.dice.odds import chance_at_least
@@ -96,7 +95,8 @@ def add_treasure(store, campaign, cash: int, *, source: str, actor: str) -> Enve
             raise RuleRefused("treasure is found during a session: open one first")
         if cash < 1:
             raise BadInput("a horde holds at least 1 Cash")
-        return [NewEvent(session_stream(ctx.session.number), TreasureFound(cash=cash, source=source),
+        return [NewEvent(session_stream(ctx.session.number),
+                         TreasureFound(cash=cash, source=source, currency=currency(ctx)),
                          game_time=ctx.today, session=ctx.session.number)]
 
     return record(store, campaign, actor, decide)[0]
@@ -110,12 +110,10 @@ def split_treasure(store, campaign, shares: dict[str, int], *, set_aside: Option
             raise RuleRefused("no session is open: treasure is divided at the end of the session it was found in")
         if not session.undivided:
             raise RuleRefused(f"no treasure waits to be divided in session {session.number}")
-        named = {}
-        for name, cash in shares.items():
-            character = find_character(ctx, name)
-            if not session.is_activated(character.name):
-                raise RuleRefused(f"{character.name} was not on this expedition: only present characters share (004 l.630)")
-            named[character.name] = _share(cash, character.name)
+        if not shares and not set_aside:
+            named, companions = even_shares(ctx, session)
+        else:
+            named, companions = _named_shares(ctx, session, shares), {}
         held = {}
         for name, cash in (set_aside or {}).items():
             player = ctx.world.stable.player(name)
@@ -124,18 +122,54 @@ def split_treasure(store, campaign, shares: dict[str, int], *, set_aside: Option
             if key(player.name) in {key(p) for p in session.activated}:
                 raise RuleRefused(f"{player.name} played this session: give their character a share instead")
             held[player.name] = _share(cash, player.name)
-        total = sum(named.values()) + sum(held.values())
+        total = sum(named.values()) + sum(held.values()) + sum(companions.values())
         if total != session.undivided:
             raise RuleRefused(
-                f"the shares add up to {total} Cash but {session.undivided} Cash was found: account for the whole horde"
+                f"the shares add up to {total} but {session.undivided} was found: account for the whole horde"
             )
         batch = Batch(ctx)
-        batch.add(session_stream(session.number), TreasureDivided(total=total, shares=named, set_aside=held))
+        batch.add(session_stream(session.number), TreasureDivided(
+            total=total, shares=named, set_aside=held, companions=companions, currency=currency(ctx)))
         if ctx.campaign.runs("xp"):
             treasure_into(ctx, batch, named)
         return batch.done()
 
     return record(store, campaign, actor, decide)
+
+
+def currency(ctx: Context) -> str:
+    """Hordes are counted in Cash dice (coeac), or silver pennies (wolves, 000 l.62)."""
+    return "sp" if ctx.campaign.runs("wolves") and not ctx.campaign.runs("coeac") else "cash"
+
+
+def even_shares(ctx: Context, session) -> tuple[dict[str, int], dict[str, int]]:
+    """Equal shares for the characters present; under wolves each of their
+    companions takes a half share (000 l.248). What does not divide evenly goes
+    one unit at a time to the characters, in the order they were activated."""
+    present = [c for c in (ctx.world.stable.character(n) for n in session.activated.values()) if c.status == "active"]
+    if not present:
+        raise RuleRefused("no character present can take a share")
+    companions = [c for ch in present for c in ctx.world.band.of(ch.name).companions] \
+        if ctx.campaign.runs("wolves") else []
+    halves = 2 * len(present) + len(companions)
+    unit, rest = divmod(session.undivided, halves)
+    named = {ch.name: 2 * unit for ch in present}
+    for i in range(rest):
+        named[present[i % len(present)].name] += 1
+    return named, {c: unit for c in companions}
+
+
+def _named_shares(ctx: Context, session, shares: dict[str, int]) -> dict[str, int]:
+    named = {}
+    for name, cash in shares.items():
+        character = find_character(ctx, name)
+        if not session.is_activated(character.name):
+            raise RuleRefused(f"{character.name} was not on this expedition: only present characters share (004 l.630)")
+        if ctx.campaign.runs("wolves") and ctx.world.band.of(character.name).companions:
+            raise RuleRefused(f"{character.name}'s companions take half shares (000 l.248): run `tally treasure split` "
+                              "with no shares to divide the horde evenly")
+        named[character.name] = _share(cash, character.name)
+    return named
 
 
 def _share(cash: int, who: str) -> int:

@@ -6,8 +6,7 @@ from __future__ import annotations
 
 from typing import Optional
 
-from ledger.commands.base import Context, clean_text, record
-from ledger.commands.stable import character_stream, find_character
+from ledger.commands.base import Context, character_stream, clean_text, find_character, record
 from ledger.envelope import Envelope, NewEvent
 from ledger.errors import NotFound, RuleRefused
 from ledger.events.coeac import FollowerGained, FollowerLost

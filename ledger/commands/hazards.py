@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from typing import Optional, Sequence
 
-from ledger.commands.base import Context, record
+from ledger.commands.base import Context, character_stream, find_character, record
 from ledger.commands.batch import Batch
-from ledger.commands.stable import character_stream, find_character
 from ledger.envelope import Envelope, NewEvent
 from ledger.events.coeac import DownAndOutRolled, GearBroken, MaxHpChanged, SaveLost, SkillReduced
 from ledger.events.stable import BoonGained, CharacterDied

@@ -5,11 +5,10 @@ from __future__ import annotations
 
 from typing import Optional, Sequence
 
-from ledger.commands.base import Context, record
+from ledger.commands.base import Context, character_stream, find_character, record
 from ledger.commands.batch import Batch
 from ledger.commands.dice import reveal_events
 from ledger.commands.hazards import down_and_out
-from ledger.commands.stable import character_stream, find_character
 from ledger.commands.xp import attain
 from ledger.envelope import Envelope, NewEvent
 from ledger.errors import BadInput, RuleRefused
@@ -53,7 +52,9 @@ def open_session(store: Store, campaign: Optional[str], *, activate: Sequence[st
             held = ctx.world.stable.player(character.player).set_aside
             if held:
                 batch.add(character_stream(character.name), SetAsidePaid(
-                    player=character.player, character=character.name, cash=held), cause=opened)
+                    player=character.player, character=character.name, cash=held,
+                    currency="sp" if ctx.campaign.runs("wolves") and not ctx.campaign.runs("coeac") else "cash"),
+                    cause=opened)
             if income and ctx.campaign.runs("coeac"):
                 _income(ctx, batch, character)
         batch.events += reveal_events(ctx, number, rolls_in_batch=batch.derived, next_session=number,

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from typing import Optional, Sequence
 
-from ledger.commands.base import Context, clean_text, record
+from ledger.commands.base import Context, character_stream, clean_text, find_character, player_stream, record
 from ledger.commands.batch import Batch
+from ledger.commands.wolves import outfit_into
 from ledger.envelope import Envelope, NewEvent
 from ledger.errors import BadInput, NotFound, RuleRefused
 from ledger.events.coeac import ReputationChanged
@@ -16,23 +17,6 @@ from projections.names import key
 from projections.stable import Character
 
 RESERVED = {"company"}  # a stronghold's owner may be the Company
-
-
-def character_stream(name: str) -> str:
-    return f"character:{key(name)}"
-
-
-def player_stream(name: str) -> str:
-    return f"player:{key(name)}"
-
-
-def find_character(ctx: Context, name: str, *, active: bool = True) -> Character:
-    character = ctx.world.stable.character(name)
-    if character is None:
-        raise NotFound(f"no character named {name!r} in campaign {ctx.name} (see `tally char list`)")
-    if active and character.status != "active":
-        raise RuleRefused(f"{character.name} is {character.status}: only active characters can do that")
-    return character
 
 
 def add_player(store: Store, campaign: Optional[str], name: str, *, actor: str) -> Envelope:
@@ -65,7 +49,8 @@ def new_character(store: Store, campaign: Optional[str], name: str, *, player: s
                   char_class: Optional[str] = None, skills: Optional[dict[str, int]] = None,
                   saves: Optional[dict[str, int]] = None, max_hp: Optional[int] = None,
                   opening: Optional[dict[str, int]] = None,
-                  retirement_skills: Optional[Sequence[str]] = None) -> Envelope:
+                  retirement_skills: Optional[Sequence[str]] = None,
+                  spend: Optional[dict[str, int]] = None, hand: Optional[Sequence[int]] = None) -> list[Envelope]:
     name = clean_text(name, "a character's name", 64)
 
     def decide(ctx: Context) -> list[NewEvent]:
@@ -94,9 +79,15 @@ def new_character(store: Store, campaign: Optional[str], name: str, *, player: s
             skills=_ratings(ctx, skills or {}, coeac.canonical_skill, coeac.SKILLS, "Skill"),
             saves=_ratings(ctx, saves or {}, coeac.canonical_save, coeac.SAVES, "Save"),
             max_hp=max_hp, opening=balances, owed_boons=owner.owed_boons, **legacy_fields)
-        return [NewEvent(character_stream(name), event, game_time=ctx.today, session=ctx.session_number)]
+        batch = Batch(ctx, hand)
+        batch.add(character_stream(name), event)
+        if ctx.campaign.runs("wolves"):
+            outfit_into(batch, name, spend or {})
+        elif spend:
+            raise RuleRefused("--spend is the wolves rules' hacksilver at creation; this campaign does not run them")
+        return batch.done()
 
-    return record(store, campaign, actor, decide)[0]
+    return record(store, campaign, actor, decide)
 
 
 def _opening(opening: dict[str, int]) -> dict[str, int]:

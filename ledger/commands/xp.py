@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from typing import Optional
 
-from ledger.commands.base import Context, clean_text, record
+from ledger.commands.base import Context, character_stream, clean_text, find_character, record
 from ledger.commands.batch import Batch
-from ledger.commands.stable import character_stream, find_character
 from ledger.envelope import NewEvent
 from ledger.errors import BadInput, RuleRefused
 from ledger.events.xp import LevelAttained, VowAbandoned, VowFulfilled, VowSworn, XpAwarded

@@ -70,16 +70,19 @@ class SessionClosed(EventModel):
 @register
 class TreasureFound(EventModel):
     type: Literal["treasure.found"] = "treasure.found"
-    cash: int
+    cash: int  # the horde's size, in the campaign's currency
     source: str
+    currency: str = "cash"  # cash (coeac's Cash dice) or sp (silver pennies)
 
 
 @register
 class TreasureDivided(EventModel):
     type: Literal["treasure.divided"] = "treasure.divided"
     total: int
-    shares: dict[str, int]  # character -> Cash
-    set_aside: dict[str, int] = {}  # absent player -> Cash held for them
+    shares: dict[str, int]  # character -> amount
+    set_aside: dict[str, int] = {}  # absent player -> amount held for them
+    companions: dict[str, int] = {}  # companion -> half share (wolves, l.248)
+    currency: str = "cash"
 
 
 @register
@@ -89,7 +92,8 @@ class SetAsidePaid(EventModel):
     type: Literal["treasure.set_aside_paid"] = "treasure.set_aside_paid"
     player: str
     character: str
-    cash: int
+    cash: int  # the amount, in the currency below
+    currency: str = "cash"
 
 
 @register

@@ -1,0 +1,130 @@
+"""tally silver | companion join|leave | hire | dismiss | wages | boast make|resolve | ship add"""
+
+from __future__ import annotations
+
+from typing import Optional
+
+import typer
+
+from cli.context import guarded, options
+from cli.output import JSON_OPTION, print_json, print_table
+from cli.session import _print_events
+from ledger.commands import wolves as commands
+from ledger.commands.base import query
+
+companion_app = typer.Typer(help="Companions (wolves): one per full 1000 sp; each takes a half share.",
+                            no_args_is_help=True)
+boast_app = typer.Typer(help="Boasts of Heroic Proportions (wolves): one pending at a time.", no_args_is_help=True)
+ship_app = typer.Typer(help="The band's ships (wolves).", no_args_is_help=True)
+wages_app = typer.Typer(help="Hirelings' wages (wolves): owed per in-game day of service.", no_args_is_help=True)
+
+
+@guarded
+def silver(ctx: typer.Context, name: str = typer.Argument(..., help="The character."),
+           delta: int = typer.Argument(..., help="Silver pennies gained (+N) or spent (-N)."),
+           why: str = typer.Option(..., "--why", help="What for."), json: bool = JSON_OPTION) -> None:
+    """Give or take silver pennies."""
+    opts = options(ctx)
+    _print_events(commands.change_silver(opts.store(), opts.campaign, name, delta, why=why, actor=opts.who()), json)
+
+
+@companion_app.command("join")
+@guarded
+def companion_join(ctx: typer.Context, name: str = typer.Argument(..., help="The character."),
+                   companion: str = typer.Argument(..., help="The companion's name."), json: bool = JSON_OPTION) -> None:
+    """A companion joins (one per full 1000 sp owned)."""
+    opts = options(ctx)
+    _print_events(commands.companion_joins(opts.store(), opts.campaign, name, companion, actor=opts.who()), json)
+
+
+@companion_app.command("leave")
+@guarded
+def companion_leave(ctx: typer.Context, name: str = typer.Argument(..., help="The character."),
+                    companion: str = typer.Argument(..., help="The companion."),
+                    why: str = typer.Option(..., "--why", help="Why they go."), json: bool = JSON_OPTION) -> None:
+    """A companion leaves or dies."""
+    opts = options(ctx)
+    _print_events(commands.companion_leaves(opts.store(), opts.campaign, name, companion, why=why,
+                                            actor=opts.who()), json)
+
+
+@guarded
+def hire(ctx: typer.Context, name: str = typer.Argument(..., help="Who hires."),
+         kind: str = typer.Argument(..., help="Non-combat, Skirmisher, Footman, Marine, Armoured Footman, Horsemen."),
+         hireling: Optional[str] = typer.Option(None, "--name", help="The hireling's name."),
+         json: bool = JSON_OPTION) -> None:
+    """Hire a hireling; wages accrue per in-game day until dismissed."""
+    opts = options(ctx)
+    _print_events(commands.hire(opts.store(), opts.campaign, name, kind, hireling=hireling, actor=opts.who()), json)
+
+
+@guarded
+def dismiss(ctx: typer.Context, name: str = typer.Argument(..., help="The employer."),
+            hireling: str = typer.Argument(..., help="The hireling."), json: bool = JSON_OPTION) -> None:
+    """Dismiss a hireling: wages stop accruing."""
+    opts = options(ctx)
+    _print_events(commands.dismiss(opts.store(), opts.campaign, name, hireling, actor=opts.who()), json)
+
+
+@wages_app.command("show")
+@guarded
+def wages_show(ctx: typer.Context, name: str = typer.Argument(..., help="The employer."),
+               json: bool = JSON_OPTION) -> None:
+    """Hirelings, days served, wages owed and paid."""
+    opts = options(ctx)
+    view = query(opts.store(), opts.campaign,
+                 lambda c: c.world.band.of(commands.raider(c, name, active=False)[0]).view(c.today))
+    info = {"hirelings": view["hirelings"], "wages_owed": view["wages_owed"], "wages_paid": view["wages_paid"]}
+    if json:
+        print_json(info)
+        return
+    print_table(["hireling", "kind", "sp/day", "days", "in service"],
+                [(h["name"], h["kind"], h["wage"], h["days"], "yes" if h["active"] else "dismissed")
+                 for h in info["hirelings"]], title=f"owed {info['wages_owed']} sp, paid {info['wages_paid']} sp")
+
+
+@wages_app.command("pay")
+@guarded
+def wages_pay(ctx: typer.Context, name: str = typer.Argument(..., help="The employer."),
+              amount: int = typer.Argument(..., help="Silver pennies paid."), json: bool = JSON_OPTION) -> None:
+    """Pay wages owed."""
+    opts = options(ctx)
+    _print_events(commands.pay_wages(opts.store(), opts.campaign, name, amount, actor=opts.who()), json)
+
+
+@boast_app.command("make")
+@guarded
+def boast_make(ctx: typer.Context, name: str = typer.Argument(..., help="The boaster."),
+               boast: str = typer.Argument(..., help="The boast."),
+               reward: str = typer.Option(..., "--reward", help="hd (+1 Hit Die) or ab (+1 Attack Bonus)."),
+               raised_by: Optional[str] = typer.Option(None, "--raised-by", help="A rival who raised the stakes."),
+               complications: int = typer.Option(0, "--complications", help="Complications the rival added."),
+               json: bool = JSON_OPTION) -> None:
+    """Make a Boast of Heroic Proportions: the bonus comes at once."""
+    opts = options(ctx)
+    _print_events(commands.make_boast(opts.store(), opts.campaign, name, boast, reward=reward, raised_by=raised_by,
+                                      complications=complications, actor=opts.who()), json)
+
+
+@boast_app.command("resolve")
+@guarded
+def boast_resolve(ctx: typer.Context, name: str = typer.Argument(..., help="The boaster."),
+                  outcome: str = typer.Argument(..., help="kept, failed or shirked."),
+                  json: bool = JSON_OPTION) -> None:
+    """Kept: the bonus stays. Failed: lost. Shirked: lost, and no boasting ever again."""
+    opts = options(ctx)
+    _print_events(commands.resolve_boast(opts.store(), opts.campaign, name, outcome, actor=opts.who()), json)
+
+
+@ship_app.command("add")
+@guarded
+def ship_add(ctx: typer.Context, name: str = typer.Argument(..., help="The ship's name."),
+             kind: str = typer.Option(..., "--kind", help="Raft, Boat, Karvi, Knarr, Snekkja, Galley, Skeid…"),
+             rowers: int = typer.Option(0, "--rowers", help="Rowers aboard."),
+             food_days: int = typer.Option(0, "--food-days", help="Days of food and water for all hands."),
+             how: str = typer.Option("taken", "--how", help="How the band came by it."),
+             json: bool = JSON_OPTION) -> None:
+    """The band comes by a ship (its value is the seed's ransom, l.284-300)."""
+    opts = options(ctx)
+    _print_events(commands.add_ship(opts.store(), opts.campaign, name, kind=kind, rowers=rowers,
+                                    food_days=food_days, how=how, actor=opts.who()), json)
