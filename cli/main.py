@@ -7,7 +7,9 @@ from typing import Optional
 
 import typer
 
-from cli import campaign, company, db, dice, economy, followers, gods, ledger, script, session, stable, wolves, xp
+from cli import (
+    campaign, company, db, dice, economy, followers, gods, ledger, script, session, skirmish, stable, wolves, xp,
+)
 from cli.context import Options, guarded
 
 
@@ -45,6 +47,9 @@ app.add_typer(wolves.companion_app, name="companion")
 app.add_typer(wolves.boast_app, name="boast")
 app.add_typer(wolves.ship_app, name="ship")
 app.add_typer(wolves.wages_app, name="wages")
+app.add_typer(skirmish.luck_app, name="luck")
+app.add_typer(skirmish.wound_app, name="wound")
+app.add_typer(skirmish.skirmish_app, name="skirmish")
 app.command("roll")(guarded(dice.roll))
 app.command("audit")(guarded(dice.audit))
 app.command("odds")(guarded(dice.odds))

@@ -18,7 +18,7 @@ class Setting:
     key: str
     module: str
     default: str
-    choices: Optional[tuple[str, ...]]
+    choices: Optional[tuple[str, ...]]  # None: a whole number 0-99
     doc: str
 
 
@@ -38,6 +38,10 @@ SETTINGS: dict[str, Setting] = {s.key: s for s in (
     Setting("manifestation_clock", "gods", "weighted", ("weighted", "either"),
             "manifestation: active time + dormant time / 10 reaches a year (weighted), or one of "
             "a year active / ten years dormant alone (either) (001 l.976)"),
+    Setting("luck_start", "skirmish", "1", None, "luck points a new character starts with (003 l.311: not given)"),
+    Setting("luck_cap", "skirmish", "3", None, "the most luck points a character may hold (003: not given)"),
+    Setting("luck_refresh", "skirmish", "none", ("none", "session"),
+            "luck regained to the start value at each session close, or only when the referee grants it"),
 )}
 
 
@@ -58,7 +62,9 @@ def check(key: str, value: str, rules: list[str]) -> str:
     value = value.strip()
     if setting.choices and value not in setting.choices:
         raise BadInput(f"{key} must be one of {', '.join(setting.choices)}, not {value!r}")
-    return value
+    if setting.choices is None and not (value.isdigit() and int(value) < 100):
+        raise BadInput(f"{key} takes a whole number from 0 to 99, not {value!r}")
+    return str(int(value)) if value.isdigit() else value
 
 
 def parse_rules(text: str) -> list[str]:

@@ -89,6 +89,14 @@ _LINES: dict[str, Callable[[dict], str]] = {
     "boast.resolved": lambda p: f"{p['character']}'s boast {p['outcome']}: {p['boast']}",
     "ship.acquired": lambda p: f"the {p['kind']} {p['name']} ({p['value']} sp), {p['rowers']} rowers, "
                                f"{p['food_days']} days of food: {p['how']}",
+    "luck.changed": lambda p: f"{p['character']} luck {p['delta']:+d} ({p['reason']}): {p['after']} left",
+    "skirmish.level_set": lambda p: f"{p['character']} is level {p['level']}: {p['why']}",
+    "wound.rolled": lambda p: f"{p['character']} wound {p['wound']}: {p['total']} = {p['result'].replace('_', ' ')}",
+    "wound.healing": lambda p: f"{p['character']} healing wound {p['wound']}: {p['total']} = {p['result'].replace('_', ' ')}",
+    "wound.open_checked": lambda p: f"{p['character']} open wound {p['wound']}: d6 {p['die']}"
+                                    + (" - dies" if p["died"] else ""),
+    "renown.changed": lambda p: f"{p['character']} renown {p['delta']:+d}: {p['why']}",
+    "clothing.worn": lambda p: f"{p['character']} wears {p['clothing']} ({p['renown_modifier']:+d} Rn)",
     "reputation.changed": lambda p: f"Reputation with {p['faction']} {p['before']:+d} -> {p['after']:+d}: {p['why']}"
                                     + (" (clamped)" if p["clamped"] else ""),
 }

@@ -19,6 +19,8 @@ def sheet(world: World, name: str) -> Optional[dict]:
                    black_marks=standing.black if standing else 0, grey_marks=standing.grey if standing else 0)
     if world.campaign.runs("wolves"):
         out.update(world.band.of(character.name).view(world.campaign.today))
+    if world.campaign.runs("skirmish"):
+        out.update(world.skirmish.of(character.name).view())
     if world.campaign.runs("xp"):
         out.update(world.advancement.of(character.name).view())
     return out

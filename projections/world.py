@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import Iterable, Optional
 
 from ledger.envelope import Envelope
-from projections import advancement, band, campaign, company, divine, sessions, stable
+from projections import advancement, band, campaign, company, divine, sessions, skirmishers, stable
 
 
 @dataclass(frozen=True)
@@ -20,17 +20,18 @@ class World:
     divine: divine.Divine
     advancement: advancement.Advancement
     band: band.Band
+    skirmish: skirmishers.Skirmishers
 
 
 EMPTY = World(None, stable.Stable(), sessions.Sessions(), company.Company(), divine.Divine(),
-              advancement.Advancement(), band.Band())
+              advancement.Advancement(), band.Band(), skirmishers.Skirmishers())
 
 
 def apply(world: World, e: Envelope) -> World:
     return World(campaign.apply(world.campaign, e), stable.apply(world.stable, e),
                  sessions.apply(world.sessions, e), company.apply(world.company, e),
                  divine.apply(world.divine, e), advancement.apply(world.advancement, e),
-                 band.apply(world.band, e))
+                 band.apply(world.band, e), skirmishers.apply(world.skirmish, e))
 
 
 def fold(envelopes: Iterable[Envelope]) -> World:

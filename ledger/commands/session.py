@@ -9,6 +9,7 @@ from ledger.commands.base import Context, character_stream, find_character, reco
 from ledger.commands.batch import Batch
 from ledger.commands.dice import reveal_events
 from ledger.commands.hazards import down_and_out
+from ledger.commands.skirmish import refresh_luck
 from ledger.commands.xp import attain
 from ledger.envelope import Envelope, NewEvent
 from ledger.errors import BadInput, RuleRefused
@@ -116,6 +117,9 @@ def close_session(store: Store, campaign: Optional[str], *, actor: str, game_dat
         for character in activated:
             if coeac_rules:
                 _boon(ctx, batch, session, character, dead)
+            if ctx.campaign.runs("skirmish") and key(character.name) not in dead \
+                    and ctx.campaign.settings["luck_refresh"] == "session":
+                refresh_luck(ctx, batch, character.name)
             if ctx.campaign.runs("xp") and key(character.name) not in dead:  # safe time: levels arrive
                 attain(ctx, batch, character.name, ctx.world.advancement.of(character.name).xp)
         batch.events += reveal_events(ctx, session.number, rolls_in_batch=batch.derived, game_time=end)

@@ -6,6 +6,7 @@ from typing import Optional, Sequence
 
 from ledger.commands.base import Context, character_stream, clean_text, find_character, player_stream, record
 from ledger.commands.batch import Batch
+from ledger.commands.skirmish import starting_luck
 from ledger.commands.wolves import outfit_into
 from ledger.envelope import Envelope, NewEvent
 from ledger.errors import BadInput, NotFound, RuleRefused
@@ -85,6 +86,8 @@ def new_character(store: Store, campaign: Optional[str], name: str, *, player: s
             outfit_into(batch, name, spend or {})
         elif spend:
             raise RuleRefused("--spend is the wolves rules' hacksilver at creation; this campaign does not run them")
+        if ctx.campaign.runs("skirmish"):
+            starting_luck(ctx, batch, name)
         return batch.done()
 
     return record(store, campaign, actor, decide)
