@@ -118,6 +118,7 @@ def odds(ctx: typer.Context, name: str = typer.Argument(..., help="The worshippe
                  ("grade row", " ".join(map(str, view["answer_grade_table_row"]))),
                  ("crawling accepted", pct(view["crawl_chance"]) if view["crawl_chance"] is not None
                   else "not flatterable or never"),
-                 ("repentance needs", "-" if view["repent_needs"] is None else f"{view['repent_needs']}+ on d6"),
+                 ("repentance needs", "no black marks" if not view["black_marks"] else "never (X)"
+                  if view["repent_needs"] is None else f"{view['repent_needs']}+ on d6 (at PR {view['repent_power']})"),
                  ("punishment at", f"{view['punishment_threshold']} black marks"),
                  ("manifestation", "eligible" if view["manifestation_eligible"] else "not yet")])

@@ -86,17 +86,20 @@ def char_show(ctx: typer.Context, name: str = typer.Argument(..., help="The char
     if json:
         print_json(sheet)
         return
-    rated = lambda d: ", ".join(f"{k} {v}" for k, v in d.items()) or "-"
-    rows = [("name", sheet["name"]), ("player", sheet["player"]), ("status", sheet["status"]),
-            ("class", sheet["class"] or "-"), ("boons", sheet["boons"]), ("cash", sheet["cash"]),
-            ("wealth", f"{sheet['wealth']} ({sheet['lifestyle']})"), ("max HP", sheet["max_hp"]),
-            ("skills", rated(sheet["skills"])), ("saves", rated(sheet["saves"]))]
-    if sheet["followers"]:
-        rows.append(("followers", ", ".join(sheet["followers"])))
-    if sheet.get("god"):
-        rows.append(("god", f"{sheet['god']} (PR {sheet['power']}), {sheet['black_marks']} black, "
-                            f"{sheet['grey_marks']} grey marks"))
-    print_pairs(rows)
+    print_pairs([(field.replace("_", " "), _shown(value)) for field, value in sheet.items()
+                 if value not in (None, [], {}) or field in ("name", "status")])
+
+
+def _shown(value) -> str:
+    """One sheet field as text: ratings as "Athletics 2, Stealth 1", lists joined."""
+    if isinstance(value, dict) and "name" in value:  # a hireling, a wound: "Eyvind (Marine, wage 12, …)"
+        rest = ", ".join(f"{k} {v}" for k, v in value.items() if k != "name")
+        return f"{value['name']} ({rest})"
+    if isinstance(value, dict):
+        return ", ".join(f"{k} {v}" for k, v in value.items())
+    if isinstance(value, list):
+        return "; ".join(_shown(v) if isinstance(v, dict) else str(v) for v in value)
+    return str(value)
 
 
 @char_app.command("list")

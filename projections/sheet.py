@@ -13,6 +13,9 @@ def sheet(world: World, name: str) -> Optional[dict]:
     if character is None:
         return None
     out = character.sheet()
+    if not world.campaign.runs("coeac"):  # Boons, Cash, Wealth and Followers are seed 004's
+        for field in ("boons", "cash", "wealth", "lifestyle", "followers", "follower_vacancies"):
+            out.pop(field)
     if world.campaign.runs("gods"):
         standing = world.divine.of(character.name)
         out.update(god=standing.god if standing else None, power=standing.power if standing else None,

@@ -34,3 +34,34 @@ def test_a_refused_line_stops_the_script_and_names_it(tally_sqlite, tmp_path):
     assert outcome.exit_code == 1
     assert "s.tally line 3 was refused" in outcome.stderr
     assert tally_sqlite.event_count() == 3  # lines 1 and 2 were recorded, line 4 never ran
+
+
+FIXTURES = Path(__file__).parent.parent / "fixtures"
+
+
+def test_the_wolves_band_starts_as_the_book_says(tally_sqlite):
+    # 000 l.49-56: 3d6x10 hacksilver of equipment, the rest lost; a Karvi with twelve rowers and
+    # food and water for four days.
+    t = tally_sqlite
+    t.ok("--campaign", "Wolves", "script", str(FIXTURES / "wolves-start.tally"), "--quiet")
+    outfits = [e["payload"] for e in t.ok("log", "--type", "wolves.outfitted", "--json").json]
+    assert len(outfits) == 3 and all(o["lost"] == o["hacksilver"] - sum(o["spent"].values()) for o in outfits)
+    (ship,) = [e["payload"] for e in t.ok("log", "--type", "ship.acquired", "--json").json]
+    assert (ship["kind"], ship["rowers"], ship["food_days"]) == ("Karvi", 12, 4)
+    ulfhild = t.ok("char", "show", "Ulfhild", "--json").json
+    assert (ulfhild["attack_bonus"], ulfhild["companions"], ulfhild["silver"]) == (3, ["Thorkel the Tall"], 1958)
+    assert "boons" not in ulfhild  # coeac's figures are not a Wolves character's
+    assert t.ok("audit", "--json").json["ok"]
+
+
+def test_the_bifrost_campaign_spans_two_years_of_gods(tally_sqlite):
+    t = tally_sqlite
+    t.ok("--campaign", "Bifrost", "script", str(FIXTURES / "bifrost-gods.tally"), "--quiet")
+    assert t.ok("campaign", "show", "--json").json["today"] == "day 7 of week 52, 1025"
+    checks = [e["payload"] for e in t.ok("log", "--type", "god.punishment_checked", "--json").json]
+    assert [(c["black"], c["punished"]) for c in checks] == [(10, True), (11, False)]
+    aud = t.ok("god", "odds", "Aud", "--json").json
+    assert (aud["black_marks"], aud["repent_power"]) == (9, 8)
+    hallr = t.ok("god", "odds", "Hallr", "--json").json
+    assert (hallr["black_marks"], hallr["grey_marks"]) == (1, 0)  # the life-or-death grey marks were redeemed
+    assert t.ok("audit", "--json").json["ok"] and t.ok("verify", "--json").json["ok"]
