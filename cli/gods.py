@@ -100,6 +100,17 @@ def sacrifice(ctx: typer.Context, name: str = typer.Argument(..., help="The wors
                                      actor=opts.who()), json)
 
 
+@app.command("battle")
+@guarded
+def battle(ctx: typer.Context, name: str = typer.Argument(..., help="One worshipper."),
+           opponent: str = typer.Argument(..., help="The other, whose plea was also answered."),
+           dice: Optional[str] = DICE, json: bool = JSON_OPTION) -> None:
+    """Both pleas answered: the gods battle, d% against Table 2.9, until one wins."""
+    opts = options(ctx)
+    _print_events(commands.battle(opts.store(), opts.campaign, name, opponent, hand=faces(dice),
+                                  actor=opts.who()), json)
+
+
 @app.command("odds")
 @guarded
 def odds(ctx: typer.Context, name: str = typer.Argument(..., help="The worshipper."),

@@ -97,6 +97,8 @@ _LINES: dict[str, Callable[[dict], str]] = {
                                     + (" - dies" if p["died"] else ""),
     "renown.changed": lambda p: f"{p['character']} renown {p['delta']:+d}: {p['why']}",
     "clothing.worn": lambda p: f"{p['character']} wears {p['clothing']} ({p['renown_modifier']:+d} Rn)",
+    "god.battle": lambda p: f"{p['god']} ({p['character']}) battles {p['opponent_god']} ({p['opponent']}) "
+                            f"for {len(p['rounds'])} round(s): {p['winner']}'s god wins",
     "reputation.changed": lambda p: f"Reputation with {p['faction']} {p['before']:+d} -> {p['after']:+d}: {p['why']}"
                                     + (" (clamped)" if p["clamped"] else ""),
 }

@@ -158,3 +158,15 @@ def test_manifestation_needs_a_clean_year(pantheon):
 def test_gods_commands_need_the_module(table):
     assert "does not run the gods rules" in table.refused("god", "adopt", "Bo", "Tyr", "--power", "5",
                                                           "--alignment", "2L").stderr
+
+
+def test_a_battle_of_gods_draws_until_one_side_alone_wins(pantheon):
+    # l.941-954: "The figure in the table is the number which must be exceeded for that god to win
+    # the battle. In the case of a draw, the battle continues." Tyr (PR 5) needs > 65 against
+    # Odin (PR 7); Odin needs > 40 against Tyr.
+    pantheon.ok("char", "new", "Hallr", "--player", "Ann")
+    pantheon.ok("god", "adopt", "Hallr", "Odin", "--power", "7", "--alignment", "3C")
+    pantheon.ok("god", "battle", "Aud", "Hallr", "--dice", "70,50,10,20,66,40")
+    (b,) = [e["payload"] for e in pantheon.ok("log", "--type", "god.battle", "--json").json]
+    assert (b["needs"], b["opponent_needs"], b["rounds"], b["winner"]) == (65, 40, [[70, 50], [10, 20], [66, 40]], "Aud")
+    assert "two different worshippers" in pantheon.refused("god", "battle", "Aud", "Aud").stderr

@@ -10,7 +10,7 @@ from ledger.commands.batch import Batch
 from ledger.envelope import NewEvent
 from ledger.errors import BadInput, RuleRefused
 from ledger.events.gods import (
-    BlackMarkGiven, CrawlingPrayerMade, GodAdopted, GreyMarksGiven, PrayerMade, PunishmentChecked,
+    BlackMarkGiven, CrawlingPrayerMade, GodAdopted, GodsBattled, GreyMarksGiven, PrayerMade, PunishmentChecked,
     RepentanceMade, SacrificeMade, WarningGiven,
 )
 from ledger.rules import gods
@@ -189,5 +189,39 @@ def sacrifice(store, campaign, name: str, *, why: str, actor: str, marks: int = 
         return [NewEvent(character_stream(character), SacrificeMade(
             character=character, black=0 if grey else marks, grey=marks if grey else 0, why=why),
             game_time=ctx.today)]
+
+    return record(store, campaign, actor, decide)
+
+
+MAX_BATTLE_ROUNDS = 50  # a draw repeats; this only guards a hand-rolled list that never ends
+
+
+def battle(store, campaign, name: str, opponent: str, *, actor: str, hand: Optional[Sequence[int]] = None):
+    """Both sides' pleas were answered: the gods fight it out (001 l.933-962)."""
+    def decide(ctx: Context) -> list[NewEvent]:
+        character, mine = worshipper(ctx, name)
+        other, theirs = worshipper(ctx, opponent)
+        if character == other:
+            raise BadInput("a god does not battle itself: name two different worshippers")
+        needs, their_needs = gods.BATTLE[mine.power][theirs.power - 1], gods.BATTLE[theirs.power][mine.power - 1]
+        batch = Batch(ctx, hand)
+        rounds, first = [], None
+        while len(rounds) < MAX_BATTLE_ROUNDS:
+            roll, _, a = batch.roll("d%", character=character, why=f"{mine.god} battles {theirs.god}: > {needs}")
+            _, _, b = batch.roll("d%", character=other, why=f"{theirs.god} battles {mine.god}: > {their_needs}")
+            first = first or roll
+            rounds.append([a, b])
+            if (a > needs) != (b > their_needs):
+                break
+        else:
+            raise RuleRefused(f"no winner after {MAX_BATTLE_ROUNDS} rounds")
+        won = rounds[-1][0] > needs
+        loser = other if won else character
+        batch.add(character_stream(character), GodsBattled(
+            character=character, opponent=other, god=mine.god, opponent_god=theirs.god, needs=needs,
+            opponent_needs=their_needs, rounds=rounds, winner=character if won else other,
+            penalty=f"{loser}: A.T. and D.T. -10, regained as fatigue points; may convert to the victor"),
+            cause=first)
+        return batch.done()
 
     return record(store, campaign, actor, decide)

@@ -103,3 +103,20 @@ class PunishmentChecked(EventModel):
     threshold: int
     roll: int
     punished: bool
+
+
+@register
+class GodsBattled(EventModel):
+    """l.933-962: each god's d% must exceed its Table 2.9 cell; both or
+    neither winning is a draw, and the battle goes on."""
+
+    type: Literal["god.battle"] = "god.battle"
+    character: str
+    opponent: str
+    god: str
+    opponent_god: str
+    needs: int  # the character's god must roll above this
+    opponent_needs: int
+    rounds: list[list[int]]  # [character's god's d%, opponent god's d%] per round
+    winner: str  # the character whose god won
+    penalty: str  # on the loser's worshipper
