@@ -7,8 +7,9 @@ from typing import Optional
 import typer
 
 from cli.context import guarded, options
-from cli.output import JSON_OPTION, print_json, print_pairs, print_table
+from cli.output import AS_OF, AS_RECORDED, AT_EVENT, JSON_OPTION, print_json, print_pairs, print_table
 from ledger.commands import campaign as commands
+from projections.timeline import Pin
 from ledger.commands.base import load, query
 from ledger.settings import SETTINGS
 
@@ -68,10 +69,12 @@ def list_(ctx: typer.Context, json: bool = JSON_OPTION) -> None:
 
 @app.command("show")
 @guarded
-def show(ctx: typer.Context, json: bool = JSON_OPTION) -> None:
+def show(ctx: typer.Context, at_event: Optional[int] = AT_EVENT, as_of: Optional[str] = AS_OF,
+        as_recorded: Optional[str] = AS_RECORDED, json: bool = JSON_OPTION) -> None:
     """Show a campaign: rules, calendar, today's date, settings, open dice epoch."""
     opts = options(ctx)
-    info = query(opts.store(), opts.campaign, describe)
+    info = query(opts.store(), opts.campaign, describe,
+                 point=Pin(at_event, as_of, as_recorded))
     if json:
         print_json(info)
         return

@@ -8,11 +8,12 @@ import typer
 
 from cli.context import guarded, options
 from cli.economy import DRY_RUN, print_plan
-from cli.output import JSON_OPTION, print_json, print_table
+from cli.output import AS_OF, AS_RECORDED, AT_EVENT, JSON_OPTION, print_json, print_table
 from cli.parsing import faces, names
 from cli.session import _print_events
 from ledger.commands import company as commands
 from ledger.commands.base import query
+from projections.timeline import Pin
 from ledger.errors import BadInput
 
 stronghold_app = typer.Typer(help="Strongholds: found them, improve them.", no_args_is_help=True)
@@ -48,11 +49,13 @@ def rep(ctx: typer.Context,
         faction: str = typer.Argument(..., help="The Faction, or `show` to list every Faction."),
         delta: Optional[int] = typer.Argument(None, help="+N or -N."),
         why: Optional[str] = typer.Option(None, "--why", help="What the Company did."),
-        json: bool = JSON_OPTION) -> None:
+        at_event: Optional[int] = AT_EVENT, as_of: Optional[str] = AS_OF,
+        as_recorded: Optional[str] = AS_RECORDED, json: bool = JSON_OPTION) -> None:
     """Change the Company's Reputation with a Faction (clamped to ±6), or `rep show`."""
     opts = options(ctx)
     if faction == "show" and delta is None:
-        reputation = query(opts.store(), opts.campaign, lambda c: c.world.company.view()["reputation"])
+        reputation = query(opts.store(), opts.campaign, lambda c: c.world.company.view()["reputation"],
+                 point=Pin(at_event, as_of, as_recorded))
         if json:
             print_json(reputation)
         else:
@@ -70,10 +73,12 @@ def rep(ctx: typer.Context,
 
 
 @guarded
-def company(ctx: typer.Context, json: bool = JSON_OPTION) -> None:
+def company(ctx: typer.Context, at_event: Optional[int] = AT_EVENT, as_of: Optional[str] = AS_OF,
+        as_recorded: Optional[str] = AS_RECORDED, json: bool = JSON_OPTION) -> None:
     """The Company: strongholds and Reputation."""
     opts = options(ctx)
-    view = query(opts.store(), opts.campaign, lambda c: c.world.company.view())
+    view = query(opts.store(), opts.campaign, lambda c: c.world.company.view(),
+                 point=Pin(at_event, as_of, as_recorded))
     if json:
         print_json(view)
         return

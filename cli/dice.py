@@ -8,9 +8,10 @@ from typing import Optional
 import typer
 
 from cli.context import guarded, options
-from cli.output import JSON_OPTION, print_json, print_table
+from cli.output import AS_OF, AS_RECORDED, AT_EVENT, JSON_OPTION, print_json, print_table
 from ledger.commands import dice as commands
 from ledger.commands.base import query
+from projections.timeline import Pin
 from ledger.errors import BadInput
 
 app = typer.Typer(help="Dice epochs: the client seed, revealing the seed, listing epochs.",
@@ -149,10 +150,12 @@ def reveal(ctx: typer.Context, json: bool = JSON_OPTION) -> None:
 
 @app.command("epochs")
 @guarded
-def epochs(ctx: typer.Context, json: bool = JSON_OPTION) -> None:
+def epochs(ctx: typer.Context, at_event: Optional[int] = AT_EVENT, as_of: Optional[str] = AS_OF,
+        as_recorded: Optional[str] = AS_RECORDED, json: bool = JSON_OPTION) -> None:
     """List the dice epochs: commitments, client seeds, rolls, reveals."""
     opts = options(ctx)
-    state = query(opts.store(), opts.campaign, lambda c: c.dice)
+    state = query(opts.store(), opts.campaign, lambda c: c.dice,
+                 point=Pin(at_event, as_of, as_recorded))
     rows = [{"epoch": e.number, "commitment": e.commitment, "client_seed": e.client_seed,
              "rolls": e.nonces, "hand_rolls": e.hand_rolls, "revealed": not e.open,
              "seed": e.seed} for e in state.epochs]

@@ -7,11 +7,12 @@ from typing import Optional
 import typer
 
 from cli.context import guarded, options
-from cli.output import JSON_OPTION, print_json, print_pairs
+from cli.output import AS_OF, AS_RECORDED, AT_EVENT, JSON_OPTION, print_json, print_pairs
 from cli.parsing import faces
 from cli.session import _print_events
 from ledger.commands import gods as commands
 from ledger.commands.base import query
+from projections.timeline import Pin
 from projections.divine import odds as divine_odds
 
 app = typer.Typer(help="Gods (Bifrost): adopt one, earn marks, pray, crawl, repent, sacrifice.",
@@ -114,10 +115,12 @@ def battle(ctx: typer.Context, name: str = typer.Argument(..., help="One worship
 @app.command("odds")
 @guarded
 def odds(ctx: typer.Context, name: str = typer.Argument(..., help="The worshipper."),
-         json: bool = JSON_OPTION) -> None:
+         at_event: Optional[int] = AT_EVENT, as_of: Optional[str] = AS_OF,
+        as_recorded: Optional[str] = AS_RECORDED, json: bool = JSON_OPTION) -> None:
     """A worshipper's chances with the god, as of now."""
     opts = options(ctx)
-    view = query(opts.store(), opts.campaign, lambda c: divine_odds(c.world, commands.worshipper(c, name)[0]))
+    view = query(opts.store(), opts.campaign, lambda c: divine_odds(c.world, commands.worshipper(c, name)[0]),
+                 point=Pin(at_event, as_of, as_recorded))
     if json:
         print_json(view)
         return

@@ -8,9 +8,11 @@ from typing import Optional
 import typer
 
 from cli import (
-    campaign, company, db, dice, economy, followers, gods, ledger, script, session, skirmish, stable, wolves, xp,
+    calendar, campaign, company, db, dice, economy, followers, gods, history, ledger, script, session, skirmish, stable, wolves,
+    xp,
 )
 from cli.context import Options, guarded
+from ledger.commands.base import LATE_FACT
 
 
 app = typer.Typer(
@@ -25,15 +27,21 @@ def main_options(
     db_: Optional[str] = typer.Option(None, "--db", help="Ledger file path or database URL (default: TALLY_DB or ./tally.db)."),
     campaign_: Optional[str] = typer.Option(None, "--campaign", help="The campaign (optional when the ledger holds one)."),
     actor: Optional[str] = typer.Option(None, "--actor", help="Who is logging (default: TALLY_ACTOR or your user name)."),
+    game_date: Optional[str] = typer.Option(
+        None, "--game-date", help="Log the command's facts on this in-game date (a fact logged late)."),
 ) -> None:
     opts = Options(db=db_, campaign=campaign_, actor=actor)
     ctx.obj = opts
     ctx.call_on_close(opts.close)
+    if game_date is not None:
+        token = LATE_FACT.set(game_date)
+        ctx.call_on_close(lambda: LATE_FACT.reset(token))
 
 
 app.add_typer(campaign.app, name="campaign")
 app.add_typer(dice.app, name="dice")
 app.add_typer(db.app, name="db")
+app.add_typer(calendar.app, name="calendar")
 app.add_typer(stable.player_app, name="player")
 app.add_typer(stable.char_app, name="char")
 app.add_typer(session.app, name="session")
@@ -59,6 +67,8 @@ app.command("void")(guarded(ledger.void))
 app.command("export")(guarded(ledger.export))
 app.command("import")(guarded(ledger.import_))
 app.command("script")(guarded(script.script))
+app.command("why")(history.why)
+app.command("diff")(history.diff)
 app.command("stable")(stable.stable)
 app.command("retire")(stable.retire)
 app.command("down-and-out")(session.down_and_out)

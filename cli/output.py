@@ -8,6 +8,9 @@ from typing import Any, Iterable, Sequence
 import typer
 
 JSON_OPTION = typer.Option(False, "--json", help="Print JSON instead of a table.")
+AT_EVENT = typer.Option(None, "--at-event", help="As the ledger stood after event N.")
+AS_OF = typer.Option(None, "--as-of", help="As of an in-game date (facts logged late land on their day).")
+AS_RECORDED = typer.Option(None, "--as-recorded", help="What the ledger said at a real time (ISO 8601, UTC).")
 
 
 def print_json(data: Any) -> None:

@@ -7,10 +7,11 @@ from typing import Optional
 import typer
 
 from cli.context import guarded, options
-from cli.output import JSON_OPTION, print_json, print_pairs
+from cli.output import AS_OF, AS_RECORDED, AT_EVENT, JSON_OPTION, print_json, print_pairs
 from cli.parsing import faces, faces_by_name
 from ledger.commands import hazards, session as commands
 from ledger.commands.base import query
+from projections.timeline import Pin
 from ledger.errors import NotFound
 from projections.describe import line
 
@@ -73,10 +74,12 @@ def session_view(ctx, number: Optional[int]) -> dict:
 @app.command("show")
 @guarded
 def show(ctx: typer.Context, number: Optional[int] = typer.Argument(None, help="The session (default: the latest)."),
-         json: bool = JSON_OPTION) -> None:
+         at_event: Optional[int] = AT_EVENT, as_of: Optional[str] = AS_OF,
+        as_recorded: Optional[str] = AS_RECORDED, json: bool = JSON_OPTION) -> None:
     """Show a session: its dates, who played, treasure and deaths."""
     opts = options(ctx)
-    view = query(opts.store(), opts.campaign, lambda c: session_view(c, number))
+    view = query(opts.store(), opts.campaign, lambda c: session_view(c, number),
+                 point=Pin(at_event, as_of, as_recorded))
     if json:
         print_json(view)
         return

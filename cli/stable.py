@@ -7,10 +7,11 @@ from typing import Optional
 import typer
 
 from cli.context import guarded, options
-from cli.output import JSON_OPTION, print_json, print_pairs, print_table
+from cli.output import AS_OF, AS_RECORDED, AT_EVENT, JSON_OPTION, print_json, print_pairs, print_table
 from cli.parsing import faces, names, pairs
 from ledger.commands import stable as commands
 from ledger.commands.base import query
+from projections.timeline import Pin
 from ledger.errors import NotFound
 from projections.describe import line
 from projections.sheet import sheet as full_sheet
@@ -79,10 +80,12 @@ def sheet_of(ctx, name: str) -> dict:
 @char_app.command("show")
 @guarded
 def char_show(ctx: typer.Context, name: str = typer.Argument(..., help="The character."),
-              json: bool = JSON_OPTION) -> None:
+              at_event: Optional[int] = AT_EVENT, as_of: Optional[str] = AS_OF,
+        as_recorded: Optional[str] = AS_RECORDED, json: bool = JSON_OPTION) -> None:
     """Show a character's sheet."""
     opts = options(ctx)
-    sheet = query(opts.store(), opts.campaign, lambda c: sheet_of(c, name))
+    sheet = query(opts.store(), opts.campaign, lambda c: sheet_of(c, name),
+                 point=Pin(at_event, as_of, as_recorded))
     if json:
         print_json(sheet)
         return
@@ -105,12 +108,14 @@ def _shown(value) -> str:
 @char_app.command("list")
 @guarded
 def char_list(ctx: typer.Context, player: Optional[str] = typer.Option(None, help="Only this player's."),
-              json: bool = JSON_OPTION) -> None:
+              at_event: Optional[int] = AT_EVENT, as_of: Optional[str] = AS_OF,
+        as_recorded: Optional[str] = AS_RECORDED, json: bool = JSON_OPTION) -> None:
     """List the characters, with status, Boons, Cash and Wealth."""
     opts = options(ctx)
     sheets = query(opts.store(), opts.campaign, lambda c: [
         ch.sheet() for ch in c.world.stable.characters.values()
-        if player is None or ch.player.lower() == player.lower()])
+        if player is None or ch.player.lower() == player.lower()],
+                 point=Pin(at_event, as_of, as_recorded))
     if json:
         print_json(sheets)
         return
@@ -129,10 +134,12 @@ def stable_view(ctx, name: str) -> dict:
 
 @guarded
 def stable(ctx: typer.Context, player: str = typer.Argument(..., help="The player."),
-           json: bool = JSON_OPTION) -> None:
+           at_event: Optional[int] = AT_EVENT, as_of: Optional[str] = AS_OF,
+        as_recorded: Optional[str] = AS_RECORDED, json: bool = JSON_OPTION) -> None:
     """A player's stable: every character, and what waits for the next one."""
     opts = options(ctx)
-    view = query(opts.store(), opts.campaign, lambda c: stable_view(c, player))
+    view = query(opts.store(), opts.campaign, lambda c: stable_view(c, player),
+                 point=Pin(at_event, as_of, as_recorded))
     if json:
         print_json(view)
         return

@@ -7,10 +7,11 @@ from typing import Optional
 import typer
 
 from cli.context import guarded, options
-from cli.output import JSON_OPTION, print_json, print_table
+from cli.output import AS_OF, AS_RECORDED, AT_EVENT, JSON_OPTION, print_json, print_table
 from cli.session import _print_events
 from ledger.commands import wolves as commands
 from ledger.commands.base import query
+from projections.timeline import Pin
 
 companion_app = typer.Typer(help="Companions (wolves): one per full 1000 sp; each takes a half share.",
                             no_args_is_help=True)
@@ -69,11 +70,13 @@ def dismiss(ctx: typer.Context, name: str = typer.Argument(..., help="The employ
 @wages_app.command("show")
 @guarded
 def wages_show(ctx: typer.Context, name: str = typer.Argument(..., help="The employer."),
-               json: bool = JSON_OPTION) -> None:
+               at_event: Optional[int] = AT_EVENT, as_of: Optional[str] = AS_OF,
+        as_recorded: Optional[str] = AS_RECORDED, json: bool = JSON_OPTION) -> None:
     """Hirelings, days served, wages owed and paid."""
     opts = options(ctx)
     view = query(opts.store(), opts.campaign,
-                 lambda c: c.world.band.of(commands.raider(c, name, active=False)[0]).view(c.today))
+                 lambda c: c.world.band.of(commands.raider(c, name, active=False)[0]).view(c.today),
+                 point=Pin(at_event, as_of, as_recorded))
     info = {"hirelings": view["hirelings"], "wages_owed": view["wages_owed"], "wages_paid": view["wages_paid"]}
     if json:
         print_json(info)

@@ -99,6 +99,7 @@ _LINES: dict[str, Callable[[dict], str]] = {
     "clothing.worn": lambda p: f"{p['character']} wears {p['clothing']} ({p['renown_modifier']:+d} Rn)",
     "god.battle": lambda p: f"{p['god']} ({p['character']}) battles {p['opponent_god']} ({p['opponent']}) "
                             f"for {len(p['rounds'])} round(s): {p['winner']}'s god wins",
+    "calendar.advanced": lambda p: f"{p['days']} day(s) pass: {p['why']}",
     "reputation.changed": lambda p: f"Reputation with {p['faction']} {p['before']:+d} -> {p['after']:+d}: {p['why']}"
                                     + (" (clamped)" if p["clamped"] else ""),
 }

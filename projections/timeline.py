@@ -31,6 +31,32 @@ class Point:
 NOW = Point()
 
 
+@dataclass(frozen=True)
+class Pin:
+    """A point as the user gave it: the game date is read in the campaign's
+    own calendar, the recorded instant as ISO 8601 (UTC if no zone)."""
+
+    at_event: Optional[int] = None
+    as_of: Optional[str] = None
+    as_recorded: Optional[str] = None
+
+    def resolve(self, calendar) -> Point:
+        from ledger.clock import format_instant, parse_instant
+        from ledger.errors import BadInput
+
+        if self.at_event is not None and self.at_event < 0:
+            raise BadInput("--at-event takes a position, 0 or more")
+        instant = None
+        if self.as_recorded is not None:
+            try:
+                instant = format_instant(parse_instant(self.as_recorded))
+            except ValueError:
+                raise BadInput(f"cannot read {self.as_recorded!r} as a time: write it like "
+                               "2026-11-01T21:30 or 2026-11-01T21:30:00Z") from None
+        day = calendar.parse_or_day(self.as_of) if self.as_of is not None else None
+        return Point(at_event=self.at_event, as_recorded=instant, as_of=day)
+
+
 def recorded(envelopes: Iterable[Envelope], point: Point = NOW) -> list[Envelope]:
     """Everything the ledger held at the point, voids included, in position order."""
     return [e for e in envelopes if point.recorded_by(e)]

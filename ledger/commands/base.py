@@ -4,6 +4,7 @@ inside the write transaction, and one way to append its decision."""
 from __future__ import annotations
 
 import re
+from contextvars import ContextVar
 from dataclasses import dataclass, field, replace
 from typing import Callable, Optional, Sequence, TypeVar
 
@@ -15,9 +16,13 @@ from ledger.store import Store, Transaction
 from projections import campaign as campaign_model
 from projections import dice as dice_model
 from projections import world as world_model
-from projections.timeline import visible
+from projections.timeline import Pin, Point, recorded, visible
 
 T = TypeVar("T")
+
+# The in-game date a command logs its facts on, when it is not today (a fact
+# logged late). Set for one invocation by `tally --game-date DATE …`.
+LATE_FACT: ContextVar[Optional[str]] = ContextVar("late_fact", default=None)
 
 
 @dataclass
@@ -79,22 +84,44 @@ def resolve_campaign(tx: Transaction, name: Optional[str]) -> str:
     return names[0]
 
 
-def load(tx: Transaction, name: Optional[str], actor: str = "") -> Context:
+def load(tx: Transaction, name: Optional[str], actor: str = "", point: Optional[Pin] = None,
+         game_date: Optional[str] = None) -> Context:
+    """The campaign as the ledger held it at ``point`` (default: now).
+
+    ``game_date`` records a fact late: the world is folded as of that in-game
+    day and it becomes the context's today, so the command decides against
+    the campaign as it stood then."""
     name = resolve_campaign(tx, name)
     envelopes = list(tx.read(name))
     versions: dict[str, int] = {}
     for e in envelopes:
         versions[e.stream] = e.version
-    return Context(tx=tx, name=name, actor=actor, envelopes=envelopes,
-                   world=world_model.fold(visible(envelopes)),
-                   dice=dice_model.fold(envelopes), versions=versions)
+    founding = campaign_model.fold(envelopes[:1])
+    calendar = founding.calendar
+    resolved = (point or Pin()).resolve(calendar)
+    if game_date is not None:
+        resolved = Point(as_of=calendar.parse_or_day(game_date))
+    if resolved.as_of is not None and resolved.as_of < founding.start:
+        raise BadInput(f"campaign {name} begins on {calendar.format(founding.start)}, after "
+                       f"{calendar.format(resolved.as_of)}")
+    held = recorded(envelopes, resolved)
+    world = world_model.fold(visible(envelopes, resolved))
+    if world.campaign is None:
+        raise NotFound(f"campaign {name} was not yet recorded at that point (it begins at event "
+                       f"{envelopes[0].position}, recorded {envelopes[0].recorded_at})")
+    if resolved.as_of is not None:  # the world's now is the day asked for
+        world = replace(world, campaign=replace(world.campaign, today=resolved.as_of))
+    return Context(tx=tx, name=name, actor=actor, envelopes=held, world=world,
+                   dice=dice_model.fold(held), versions=versions)
 
 
 def record(store: Store, name: Optional[str], actor: str,
-           decide: Callable[[Context], Sequence[NewEvent]]) -> list[Envelope]:
-    """Load, decide, append — one transaction, all or nothing."""
+           decide: Callable[[Context], Sequence[NewEvent]], *, game_date: Optional[str] = None) -> list[Envelope]:
+    """Load, decide, append — one transaction, all or nothing. ``game_date``
+    (or LATE_FACT, set by `tally --game-date`) logs a fact late."""
+    game_date = game_date or LATE_FACT.get()
     with store.transaction() as tx:
-        ctx = load(tx, name, actor)
+        ctx = load(tx, name, actor, game_date=game_date)
         # Everything recorded while a session is open belongs to it.
         new_events = [e if e.session is not None else replace(e, session=ctx.session_number)
                       for e in decide(ctx)]
@@ -102,10 +129,10 @@ def record(store: Store, name: Optional[str], actor: str,
         return tx.append(ctx.name, new_events, actor=actor, expected=expected)
 
 
-def query(store: Store, name: Optional[str], read: Callable[[Context], T]) -> T:
-    """A read-only question about a campaign."""
+def query(store: Store, name: Optional[str], read: Callable[[Context], T], point: Optional[Pin] = None) -> T:
+    """A read-only question about a campaign, as of ``point`` on any of the three axes."""
     with store.reading() as tx:
-        return read(load(tx, name))
+        return read(load(tx, name, point=point))
 
 
 _TEXT = re.compile(r"[^\x00-\x1f\x7f]+")

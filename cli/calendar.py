@@ -1,0 +1,46 @@
+"""tally calendar show|advance"""
+
+from __future__ import annotations
+
+from typing import Optional
+
+import typer
+
+from cli.context import guarded, options
+from cli.output import AS_OF, AS_RECORDED, AT_EVENT, JSON_OPTION, print_json, print_pairs
+from cli.session import _print_events
+from ledger.commands import calendar as commands
+from ledger.commands.base import query
+from projections.timeline import Pin
+
+app = typer.Typer(help="The campaign calendar: today's date, and moving it on.", no_args_is_help=True)
+
+
+def today_view(ctx) -> dict:
+    calendar, state = ctx.campaign.calendar, ctx.campaign
+    view = {"today": calendar.format(state.today), "day": state.today, "calendar": state.calendar_spec["kind"],
+            "start": calendar.format(state.start), "days_since_start": state.today - state.start,
+            "year_days": calendar.year_days}
+    if hasattr(calendar, "season"):
+        view["season"] = calendar.season(state.today)
+    return view
+
+
+@app.command("show")
+@guarded
+def show(ctx: typer.Context, at_event: Optional[int] = AT_EVENT, as_of: Optional[str] = AS_OF,
+         as_recorded: Optional[str] = AS_RECORDED, json: bool = JSON_OPTION) -> None:
+    """Today's in-game date (and season, where the calendar has them)."""
+    opts = options(ctx)
+    view = query(opts.store(), opts.campaign, today_view, point=Pin(at_event, as_of, as_recorded))
+    print_json(view) if json else print_pairs([(k.replace("_", " "), v) for k, v in view.items()])
+
+
+@app.command("advance", context_settings={"ignore_unknown_options": True})
+@guarded
+def advance(ctx: typer.Context, span: str = typer.Argument(..., help="3d, 2w or 1y."),
+            why: str = typer.Option("time passes", "--why", help="What the time was spent on."),
+            json: bool = JSON_OPTION) -> None:
+    """Move game time forward (never back: late facts use --game-date)."""
+    opts = options(ctx)
+    _print_events(commands.advance(opts.store(), opts.campaign, span, why=why, actor=opts.who()), json)

@@ -1,0 +1,96 @@
+"""tally why | diff: how a figure came to be, and what changed between two points."""
+
+from __future__ import annotations
+
+import re
+from typing import Optional
+
+import typer
+
+from cli.context import guarded, options
+from cli.output import AS_OF, AS_RECORDED, AT_EVENT, JSON_OPTION, print_json, print_table
+from ledger.commands.base import load, query
+from ledger.errors import BadInput, NotFound
+from projections.timeline import Pin, visible
+from projections.why import changes, subject_figure, unknown_subject, world_diff
+
+
+@guarded
+def why(ctx: typer.Context,
+        subject: str = typer.Argument(..., help="A character, rep:FACTION or stronghold:NAME."),
+        field: Optional[str] = typer.Argument(None, help="The sheet field, e.g. wealth, cash, boons, black_marks."),
+        at_event: Optional[int] = AT_EVENT, as_of: Optional[str] = AS_OF,
+        as_recorded: Optional[str] = AS_RECORDED, json: bool = JSON_OPTION) -> None:
+    """List the events that set a figure, in fold order, with the roll behind each."""
+    opts = options(ctx)
+    point = Pin(at_event, as_of, as_recorded)
+
+    def explain(c):
+        if unknown_subject(c.world, subject):
+            raise NotFound(f"no character, faction or stronghold called {subject!r} at that point")
+        try:
+            label, figure = subject_figure(subject, field)
+        except ValueError as exc:
+            raise BadInput(str(exc)) from None
+        resolved = point.resolve(c.campaign.calendar)
+        everything = {e.position: e for e in c.envelopes}
+        found = changes(visible(c.envelopes, resolved), figure, everything)
+        if not found and figure(c.world) is None:
+            raise BadInput(f"{subject} has no field {field!r} (see `tally char show {subject} --json`)")
+        calendar = c.campaign.calendar
+        return label, figure(c.world), [{**row, "game_date": calendar.format(row["game_time"])} for row in found]
+
+    label, value, rows = query(opts.store(), opts.campaign, explain, point=point)
+    if json:
+        print_json({"figure": label, "value": value, "changes": rows})
+        return
+    print_table(["#", "game date", "from", "to", "because", "roll"],
+                [(r["position"], r["game_date"], r["before"], r["after"], r["what"], r["roll"] or "")
+                 for r in rows], title=f"{label}: {value}")
+
+
+SESSION_POINT = re.compile(r"session:(\d+):(start|end)")
+
+
+def _pin(text: str, envelopes) -> Pin:
+    """event:N (or N), date:GAME-DATE, recorded:ISO-TIME, or session:N:start|end."""
+    text = text.strip()
+    match = SESSION_POINT.fullmatch(text)
+    if match:
+        number, edge = int(match.group(1)), match.group(2)
+        wanted = "session.opened" if edge == "start" else "session.closed"
+        found = next((e for e in envelopes if e.type == wanted and e.payload["number"] == number), None)
+        if found is None:
+            raise NotFound(f"session {number} has no {edge} in the ledger")
+        return Pin(at_event=found.position - 1 if edge == "start" else found.position)
+    kind, sep, value = text.partition(":")
+    if text.isdigit() or (kind == "event" and value.isdigit()):
+        return Pin(at_event=int(value if sep else text))
+    if kind == "date" and value:
+        return Pin(as_of=value)
+    if kind == "recorded" and value:
+        return Pin(as_recorded=value)
+    raise BadInput(f"cannot read the point {text!r}: write event:N, date:GAME-DATE, recorded:ISO-TIME "
+                   "or session:N:start|end")
+
+
+@guarded
+def diff(ctx: typer.Context,
+         from_: str = typer.Option(..., "--from", help="event:N, date:D, recorded:T or session:N:start|end."),
+         to: str = typer.Option(..., "--to", help="The later point, in the same forms."),
+         character: Optional[str] = typer.Argument(None, help="Only this character."),
+         json: bool = JSON_OPTION) -> None:
+    """What changed between two points (e.g. a session's start and end)."""
+    opts = options(ctx)
+    with opts.store().reading() as tx:
+        now = load(tx, opts.campaign)
+        if character and now.world.stable.character(character) is None:
+            raise NotFound(f"no character named {character!r}")
+        before = load(tx, opts.campaign, point=_pin(from_, now.envelopes))
+        after = load(tx, opts.campaign, point=_pin(to, now.envelopes))
+        rows = world_diff(before.world, after.world, character)
+    if json:
+        print_json(rows)
+        return
+    print_table(["who", "field", "from", "to"], [(r["subject"], r["field"], r["from"], r["to"]) for r in rows],
+                title=f"{from_} -> {to}")
