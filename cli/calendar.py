@@ -7,7 +7,7 @@ from typing import Optional
 import typer
 
 from cli.context import guarded, options
-from cli.output import AS_OF, AS_RECORDED, AT_EVENT, JSON_OPTION, print_json, print_pairs
+from cli.output import AS_OF, AS_RECORDED, AT_EVENT, JSON_OPTION, print_json, print_pairs, print_table
 from cli.session import _print_events
 from ledger.commands import calendar as commands
 from ledger.commands.base import query
@@ -18,7 +18,8 @@ app = typer.Typer(help="The campaign calendar: today's date, and moving it on.",
 
 def today_view(ctx) -> dict:
     calendar, state = ctx.campaign.calendar, ctx.campaign
-    view = {"today": calendar.format(state.today), "day": state.today, "calendar": state.calendar_spec["kind"],
+    view = {"today": calendar.format(state.today), "day": state.today, "world_date": calendar.format(state.world_day),
+            "calendar": state.calendar_spec["kind"],
             "start": calendar.format(state.start), "days_since_start": state.today - state.start,
             "year_days": calendar.year_days}
     if hasattr(calendar, "season"):
@@ -34,6 +35,37 @@ def show(ctx: typer.Context, at_event: Optional[int] = AT_EVENT, as_of: Optional
     opts = options(ctx)
     view = query(opts.store(), opts.campaign, today_view, point=Pin(at_event, as_of, as_recorded))
     print_json(view) if json else print_pairs([(k.replace("_", " "), v) for k, v in view.items()])
+
+
+def who_view(ctx) -> dict:
+    calendar, world = ctx.campaign.calendar, ctx.world
+    rows = []
+    for character in world.stable.characters.values():
+        if character.status != "active":
+            continue
+        back = world.sessions.back_on(character.name)
+        away = world.sessions.current and world.sessions.current.is_activated(character.name)
+        now = max(back or world.campaign.world_day, world.campaign.world_day)
+        rows.append({"character": character.name, "player": character.player, "now": calendar.format(now),
+                     "ahead_days": now - world.campaign.world_day, "on_expedition": bool(away)})
+    rows.sort(key=lambda r: -r["ahead_days"])
+    return {"world_date": calendar.format(world.campaign.world_day), "characters": rows}
+
+
+@app.command("who")
+@guarded
+def who(ctx: typer.Context, at_event: Optional[int] = AT_EVENT, as_of: Optional[str] = AS_OF,
+        as_recorded: Optional[str] = AS_RECORDED, json: bool = JSON_OPTION) -> None:
+    """Each character's own in-game now, and how far ahead of the world's date it is."""
+    opts = options(ctx)
+    view = query(opts.store(), opts.campaign, who_view, point=Pin(at_event, as_of, as_recorded))
+    if json:
+        print_json(view)
+        return
+    print_table(["character", "player", "now", "ahead", "out now"],
+                [(r["character"], r["player"], r["now"], f"+{r['ahead_days']}d" if r["ahead_days"] else "-",
+                  "yes" if r["on_expedition"] else "") for r in view["characters"]],
+                title=f"the world's date: {view['world_date']}")
 
 
 @app.command("advance", context_settings={"ignore_unknown_options": True})

@@ -34,12 +34,16 @@ def open_(
     game_date: Optional[str] = typer.Option(None, "--game-date", help="The in-game date the session starts."),
     no_income: bool = typer.Option(False, "--no-income", help="Do not roll Income."),
     dice: Optional[str] = typer.Option(None, "--dice", help="Income faces rolled by hand, in activation order."),
+    override: Optional[list[str]] = typer.Option(
+        None, "--override", help='NAME="reason": activate a character still away on another expedition.'),
     json: bool = JSON_OPTION,
 ) -> None:
     """Open a session: activate characters, roll Income, hand over the dice epoch."""
     opts = options(ctx)
+    reasons = dict(item.partition("=")[::2] for item in override or [])
     _print_events(commands.open_session(opts.store(), opts.campaign, activate=activate, actor=opts.who(),
-                                        game_date=game_date, income=not no_income, hand=faces(dice)), json)
+                                        game_date=game_date, income=not no_income, hand=faces(dice),
+                                        overrides=reasons), json)
 
 
 @app.command("close")

@@ -19,6 +19,7 @@ class CampaignState:
     today: int
     settings: dict[str, str] = field(default_factory=dict)
     events: int = 0
+    world_day: int = 0  # the shared world's date: the start, moved on only by calendar.advanced
 
     @property
     def calendar(self) -> Calendar:
@@ -33,11 +34,13 @@ def apply(state: Optional[CampaignState], envelope: Envelope) -> Optional[Campai
     if envelope.type == "campaign.created":
         return CampaignState(
             name=p["name"], rules=tuple(p["rules"]), calendar_spec=p["calendar"],
-            start=p["start"], today=p["start"], settings=defaults(p["rules"]), events=1,
+            start=p["start"], today=p["start"], settings=defaults(p["rules"]), events=1, world_day=p["start"],
         )
     if state is None:
         return None
     state = replace(state, events=state.events + 1, today=max(state.today, envelope.game_time))
+    if envelope.type == "calendar.advanced":
+        return replace(state, world_day=max(state.world_day, p["to_day"]))
     if envelope.type == "campaign.setting_changed":
         return replace(state, settings={**state.settings, p["key"]: p["value"]})
     return state

@@ -58,6 +58,12 @@ class Sessions:
     def get(self, number: int) -> Optional[Session]:
         return next((s for s in self.sessions if s.number == number), None)
 
+    def back_on(self, character: str) -> Optional[int]:
+        """The day the character came back from its latest expedition (its own
+        "now" at an open table), or None if it has played none."""
+        ends = [s.end for s in self.sessions if s.end is not None and s.is_activated(character)]
+        return max(ends) if ends else None
+
 
 def _update_current(state: Sessions, **changes) -> Sessions:
     return Sessions(state.sessions[:-1] + (replace(state.sessions[-1], **changes),))

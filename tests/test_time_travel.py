@@ -101,3 +101,24 @@ def test_as_of_answers_equal_a_rebuild_from_nothing_at_many_points(tally_sqlite,
         start = t.ok("session", "show", str(number), "--json").json["start"]
         names = {c["name"] for c in t.ok("char", "list", "--as-of", start, "--json").json}
         assert "Nureddine" in names and ("Wren" in names) == (number >= 6)
+
+
+def test_two_groups_overlapping_expeditions_are_refused_unless_overridden(table):
+    # An open table: two groups in one world. Bo's group sets out on the 1st for five days.
+    table.ok("session", "open", "--game-date", "1024-03-01", "--activate", "Bo", "--no-income")
+    table.ok("session", "close", "--game-date", "1024-03-06", "--haven", "Bo")
+    who = table.ok("calendar", "who", "--json").json
+    assert who["world_date"] == "1024-03-01"
+    bo = next(r for r in who["characters"] if r["character"] == "Bo")
+    assert (bo["now"], bo["ahead_days"]) == ("1024-03-06", 5)
+    # Another group, meeting later in real time, plays the 3rd: Bo cannot be in two places.
+    refused = table.refused("session", "open", "--game-date", "1024-03-03", "--activate", "Bo",
+                            "--activate", "Cass", "--no-income")
+    assert "Bo is away on another expedition until 1024-03-06" in refused.stderr
+    table.ok("session", "open", "--game-date", "1024-03-03", "--activate", "Bo", "--activate", "Cass",
+             "--no-income", "--override", "Bo=the referee rules Bo left the first group early")
+    (opened,) = [e for e in table.ok("log", "--type", "session.opened", "--json").json if e["payload"]["number"] == 2]
+    assert opened["payload"]["overrides"] == {"Bo": "the referee rules Bo left the first group early"}
+    table.ok("session", "close", "--game-date", "1024-03-04", "--haven", "Bo", "--haven", "Cass")
+    # Starting on the day Bo is back is fine.
+    table.ok("session", "open", "--game-date", "1024-03-06", "--activate", "Bo", "--no-income")

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Optional, Sequence
 
-from ledger.commands.base import Context, character_stream, find_character, record
+from ledger.commands.base import Context, clean_text, character_stream, find_character, record
 from ledger.commands.batch import Batch
 from ledger.commands.dice import reveal_events
 from ledger.commands.hazards import down_and_out
@@ -26,7 +26,9 @@ def session_stream(number: int) -> str:
 
 def open_session(store: Store, campaign: Optional[str], *, activate: Sequence[str], actor: str,
                  game_date: Optional[str] = None, income: bool = True,
-                 hand: Optional[Sequence[int]] = None) -> list[Envelope]:
+                 hand: Optional[Sequence[int]] = None, overrides: Optional[dict[str, str]] = None) -> list[Envelope]:
+    overrides = {key(k): clean_text(v, "an override's reason") for k, v in (overrides or {}).items()}
+
     def decide(ctx: Context) -> list[NewEvent]:
         if ctx.session is not None:
             raise RuleRefused(f"session {ctx.session.number} is still open: close it first (`tally session close`)")
@@ -43,12 +45,27 @@ def open_session(store: Store, campaign: Optional[str], *, activate: Sequence[st
                 )
             players[key(character.player)] = character.name
             chosen.append(character)
+        for name in overrides:
+            if name not in {key(c.name) for c in chosen}:
+                raise BadInput(f"--override names {name}, who is not activated here")
+        allowed = {}
+        for character in chosen:
+            back = ctx.world.sessions.back_on(character.name)
+            if back is not None and start < back:  # no character is in two places on one day
+                reason = overrides.get(key(character.name))
+                if reason is None:
+                    calendar = ctx.campaign.calendar
+                    raise RuleRefused(
+                        f"{character.name} is away on another expedition until {calendar.format(back)}: "
+                        f"start on or after it, or pass --override {character.name}=\"reason\""
+                    )
+                allowed[character.name] = reason
         number = ctx.world.sessions.next_number
         batch = Batch(ctx, hand, game_time=start)
         batch.session = number
         opened = batch.add(session_stream(number), SessionOpened(
             number=number, start=start, activated={c.player: c.name for c in chosen},
-            income=income and ctx.campaign.runs("coeac")))
+            income=income and ctx.campaign.runs("coeac"), overrides=allowed))
         for character in chosen:
             held = ctx.world.stable.player(character.player).set_aside
             if held:

@@ -56,6 +56,9 @@ class SessionOpened(EventModel):
     start: int
     activated: dict[str, str]  # player -> character
     income: bool
+    # Characters activated although their dates overlap an expedition already
+    # played elsewhere, with the referee's reason.
+    overrides: dict[str, str] = {}
 
 
 @register
