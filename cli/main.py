@@ -8,7 +8,7 @@ from typing import Optional
 import typer
 
 from cli import (
-    calendar, campaign, company, db, dice, economy, followers, gods, history, ledger, script, session, skirmish, stable, wolves,
+    calendar, campaign, company, db, dice, downtime, economy, followers, gods, history, ledger, script, session, skirmish, stable, wolves,
     xp,
 )
 from cli.context import Options, guarded
@@ -42,6 +42,8 @@ app.add_typer(campaign.app, name="campaign")
 app.add_typer(dice.app, name="dice")
 app.add_typer(db.app, name="db")
 app.add_typer(calendar.app, name="calendar")
+app.add_typer(downtime.app, name="downtime")
+app.add_typer(downtime.project_app, name="project")
 app.add_typer(stable.player_app, name="player")
 app.add_typer(stable.char_app, name="char")
 app.add_typer(session.app, name="session")

@@ -100,6 +100,10 @@ _LINES: dict[str, Callable[[dict], str]] = {
     "god.battle": lambda p: f"{p['god']} ({p['character']}) battles {p['opponent_god']} ({p['opponent']}) "
                             f"for {len(p['rounds'])} round(s): {p['winner']}'s god wins",
     "calendar.advanced": lambda p: f"{p['days']} day(s) pass: {p['why']}",
+    "downtime.acted": lambda p: f"{p['character']} spends a downtime action: {p['action']}"
+                                + (f" (project {p['project']})" if p.get("project") else ""),
+    "project.started": lambda p: f"project {p['name']} begins for {p['owner']}: {p['ticks']} ticks",
+    "project.ticked": lambda p: f"project {p['name']}: {p['filled']}/{p['ticks']}" + (" - complete" if p["done"] else ""),
     "reputation.changed": lambda p: f"Reputation with {p['faction']} {p['before']:+d} -> {p['after']:+d}: {p['why']}"
                                     + (" (clamped)" if p["clamped"] else ""),
 }

@@ -24,6 +24,7 @@ class Character:
     cash: int = 0
     wealth: int = 0
     created_at: int = 0
+    created_day: int = 0
     wealth_periods: frozenset[str] = frozenset()
     followers: tuple[tuple[str, bool], ...] = ()  # (name, granted by a Feat)
     vacancies: tuple[dict, ...] = ()  # Feat positions lost: {"lost", "ready_day", "lost_at"}
@@ -147,7 +148,8 @@ _HANDLERS = {
 
 def apply(state: Stable, e: Envelope) -> Stable:
     if e.type == "character.created":
-        return _created(state, e.payload, e.position)
+        state = _created(state, e.payload, e.position)
+        return _char(state, e.payload["name"], created_day=e.game_time)
     handler = _HANDLERS.get(e.type)
     return handler(state, e.payload) if handler else state
 

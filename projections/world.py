@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import Iterable, Optional
 
 from ledger.envelope import Envelope
-from projections import advancement, band, campaign, company, divine, sessions, skirmishers, stable
+from projections import advancement, band, campaign, company, divine, downtime, sessions, skirmishers, stable
 
 
 @dataclass(frozen=True)
@@ -21,17 +21,19 @@ class World:
     advancement: advancement.Advancement
     band: band.Band
     skirmish: skirmishers.Skirmishers
+    downtime: downtime.Downtime
 
 
 EMPTY = World(None, stable.Stable(), sessions.Sessions(), company.Company(), divine.Divine(),
-              advancement.Advancement(), band.Band(), skirmishers.Skirmishers())
+              advancement.Advancement(), band.Band(), skirmishers.Skirmishers(), downtime.Downtime())
 
 
 def apply(world: World, e: Envelope) -> World:
     return World(campaign.apply(world.campaign, e), stable.apply(world.stable, e),
                  sessions.apply(world.sessions, e), company.apply(world.company, e),
                  divine.apply(world.divine, e), advancement.apply(world.advancement, e),
-                 band.apply(world.band, e), skirmishers.apply(world.skirmish, e))
+                 band.apply(world.band, e), skirmishers.apply(world.skirmish, e),
+                 downtime.apply(world.downtime, e))
 
 
 def fold(envelopes: Iterable[Envelope]) -> World:

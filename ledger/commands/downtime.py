@@ -1,0 +1,72 @@
+"""Spending downtime (004 l.634-648): one substantial action per in-game week
+in a haven, and project clocks that fill one tick per action given them."""
+
+from __future__ import annotations
+
+from typing import Optional
+
+from ledger.commands.base import Context, character_stream, clean_text, find_character, record
+from ledger.envelope import NewEvent
+from ledger.errors import BadInput, NotFound, RuleRefused
+from ledger.events.downtime import DowntimeActed, ProjectStarted, ProjectTicked
+from projections.downtime import actions_available, span_start
+from projections.names import key
+
+MAX_TICKS = 20
+
+
+def start_project(store, campaign, name: str, *, ticks: int, owner: str, actor: str):
+    name = clean_text(name, "a project's name", 80)
+
+    def decide(ctx: Context) -> list[NewEvent]:
+        character = find_character(ctx, owner)
+        if ctx.world.downtime.project(name):
+            raise RuleRefused(f"a project named {name!r} already exists")
+        if not 1 <= ticks <= MAX_TICKS:
+            raise BadInput(f"a project clock has 1 to {MAX_TICKS} ticks (004 l.648: 2-4 modest, 4-8 serious)")
+        return [NewEvent(f"project:{key(name)}", ProjectStarted(name=name, owner=character.name, ticks=ticks),
+                         game_time=ctx.today)]
+
+    return record(store, campaign, actor, decide)
+
+
+def act(store, campaign, name: str, action: str, *, actor: str, project: Optional[str] = None):
+    action = clean_text(action, "the action")
+
+    def decide(ctx: Context) -> list[NewEvent]:
+        character = find_character(ctx, name)
+        session = ctx.session
+        if session is not None and session.is_activated(character.name):
+            raise RuleRefused(f"{character.name} is out on session {session.number}'s expedition, not in a haven")
+        start = span_start(ctx.world, character)
+        weeks, spent = actions_available(ctx.world, character.name, start, ctx.today)
+        available = weeks - spent
+        if available < 1:
+            calendar = ctx.campaign.calendar
+            raise RuleRefused(
+                f"{character.name} has no downtime action left: {weeks} week(s) since "
+                f"{calendar.format(start)} and {spent} spent (one per in-game week, 004 l.640); "
+                "advance the calendar or log it on a later --game-date"
+            )
+        stream = character_stream(character.name)
+        events = [NewEvent(stream, DowntimeActed(character=character.name, action=action, project=project and
+                                                 _project(ctx, project, character.name)["name"],
+                                                 available_before=available), game_time=ctx.today)]
+        if project:
+            p = _project(ctx, project, character.name)
+            filled = p["filled"] + 1
+            events.append(NewEvent(f"project:{key(p['name'])}", ProjectTicked(
+                name=p["name"], by=character.name, filled=filled, ticks=p["ticks"], done=filled >= p["ticks"]),
+                game_time=ctx.today))
+        return events
+
+    return record(store, campaign, actor, decide)
+
+
+def _project(ctx: Context, name: str, character: str) -> dict:
+    found = ctx.world.downtime.project(name)
+    if found is None:
+        raise NotFound(f"no project named {name!r} (start one with `tally project start`)")
+    if found["filled"] >= found["ticks"]:
+        raise RuleRefused(f"{found['name']} is complete ({found['ticks']} of {found['ticks']} ticks)")
+    return found

@@ -1,0 +1,32 @@
+"""The weeks between sessions (004 l.634-648): downtime actions and project clocks."""
+
+from typing import Literal, Optional
+
+from ledger.events.registry import EventModel, register
+
+
+@register
+class DowntimeActed(EventModel):
+    type: Literal["downtime.acted"] = "downtime.acted"
+    character: str
+    action: str
+    project: Optional[str] = None
+    available_before: int
+
+
+@register
+class ProjectStarted(EventModel):
+    type: Literal["project.started"] = "project.started"
+    name: str
+    owner: str
+    ticks: int  # l.648: 2-4 modest, 4-8 serious
+
+
+@register
+class ProjectTicked(EventModel):
+    type: Literal["project.ticked"] = "project.ticked"
+    name: str
+    by: str
+    filled: int
+    ticks: int
+    done: bool

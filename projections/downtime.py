@@ -1,0 +1,81 @@
+"""The downtime read model: actions taken and project clocks; and the view
+of what a span of downtime brings each character."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+
+from ledger.envelope import Envelope
+from projections.names import key
+
+WEEK = 7  # l.640: "one other substantial Downtime Action per week"
+
+
+@dataclass(frozen=True)
+class Downtime:
+    acts: dict[str, tuple[int, ...]] = field(default_factory=dict)  # character key -> game days acted
+    projects: dict[str, dict] = field(default_factory=dict)  # key -> name, owner, ticks, filled
+
+    def project(self, name: str):
+        return self.projects.get(key(name))
+
+
+def apply(state: Downtime, e: Envelope) -> Downtime:
+    p = e.payload
+    if e.type == "downtime.acted":
+        k = key(p["character"])
+        return replace(state, acts={**state.acts, k: state.acts.get(k, ()) + (e.game_time,)})
+    if e.type == "project.started":
+        project = {"name": p["name"], "owner": p["owner"], "ticks": p["ticks"], "filled": 0}
+        return replace(state, projects={**state.projects, key(p["name"]): project})
+    if e.type == "project.ticked":
+        k = key(p["name"])
+        return replace(state, projects={**state.projects, k: {**state.projects[k], "filled": p["filled"]}})
+    return state
+
+
+def actions_available(world, character: str, since: int, until: int) -> tuple[int, int]:
+    """(weeks of downtime in the span, actions already spent in it)."""
+    weeks = max(0, until - since) // WEEK
+    spent = sum(1 for day in world.downtime.acts.get(key(character), ()) if since <= day <= until)
+    return weeks, spent
+
+
+def span_start(world, character) -> int:
+    """A character's downtime runs from its return from its latest expedition
+    (or its creation, or the campaign's start)."""
+    back = world.sessions.back_on(character.name)
+    return back if back is not None else max(world.campaign.start, character.created_day)
+
+
+def due(world, since: int | None = None, until: int | None = None) -> list[dict]:
+    """What the span brought each active character not out on an expedition."""
+    from ledger.rules import gods as god_rules
+    from projections.divine import odds
+
+    until = world.campaign.today if until is None else until
+    current = world.sessions.current
+    rows = []
+    for character in world.stable.characters.values():
+        if character.status != "active" or (current and current.is_activated(character.name)):
+            continue
+        start = span_start(world, character) if since is None else since
+        weeks, spent = actions_available(world, character.name, start, until)
+        row = {"character": character.name, "from_day": start, "to_day": until, "weeks": weeks,
+               "actions_available": max(0, weeks - spent), "actions_spent": spent,
+               "projects": [dict(p) for p in world.downtime.projects.values()
+                            if key(p["owner"]) == key(character.name) and p["filled"] < p["ticks"]]}
+        if world.campaign.runs("wolves"):
+            raider = world.band.of(character.name)
+            row["wages_owed"] = raider.wages_earned(until) - raider.wages_paid
+        if world.campaign.runs("coeac"):
+            row["followers_ready"] = [v["lost"] for v in character.vacancies if v["ready_day"] <= until]
+        standing = world.divine.of(character.name) if world.campaign.runs("gods") else None
+        if standing:
+            god = odds(world, character.name)
+            row["prayers_last_week"] = god["prayers_last_week"]
+            row["crawl_chance"] = god["crawl_chance"]
+            row["manifestation_eligible"] = god["manifestation_eligible"]
+            row["punishment_threshold"] = god_rules.punishment_threshold(standing.power)
+        rows.append(row)
+    return rows
