@@ -8,7 +8,8 @@ from typing import Optional
 import typer
 
 from cli import (
-    calendar, campaign, company, db, dice, downtime, economy, followers, gods, history, ledger, script, session, skirmish, stable, wolves,
+    calendar, campaign, company, db, dice, downtime, economy, followers, gods, history, ledger, schedule, script, session,
+    skirmish, stable, wolves,
     xp,
 )
 from cli.context import Options, guarded
@@ -44,6 +45,8 @@ app.add_typer(db.app, name="db")
 app.add_typer(calendar.app, name="calendar")
 app.add_typer(downtime.app, name="downtime")
 app.add_typer(downtime.project_app, name="project")
+app.add_typer(schedule.app, name="schedule")
+app.add_typer(schedule.runner_app, name="scheduler")
 app.add_typer(stable.player_app, name="player")
 app.add_typer(stable.char_app, name="char")
 app.add_typer(session.app, name="session")

@@ -99,7 +99,10 @@ _LINES: dict[str, Callable[[dict], str]] = {
     "clothing.worn": lambda p: f"{p['character']} wears {p['clothing']} ({p['renown_modifier']:+d} Rn)",
     "god.battle": lambda p: f"{p['god']} ({p['character']}) battles {p['opponent_god']} ({p['opponent']}) "
                             f"for {len(p['rounds'])} round(s): {p['winner']}'s god wins",
-    "calendar.advanced": lambda p: f"{p['days']} day(s) pass: {p['why']}",
+    "calendar.advanced": lambda p: f"{p['days']} day(s) pass: {p['why']}" + (f" [{p['run']}]" if p.get("run") else ""),
+    "schedule.added": lambda p: f"job {p['job']} ({p['kind']}) from {p['anchor_date']}",
+    "schedule.removed": lambda p: f"job {p['job']} removed",
+    "schedule.reminder": lambda p: f"reminder [{p['run']}]: {p['text']}",
     "downtime.acted": lambda p: f"{p['character']} spends a downtime action: {p['action']}"
                                 + (f" (project {p['project']})" if p.get("project") else ""),
     "project.started": lambda p: f"project {p['name']} begins for {p['owner']}: {p['ticks']} ticks",

@@ -1,6 +1,6 @@
 """Game time moving on (DESIGN.md §5)."""
 
-from typing import Literal
+from typing import Literal, Optional
 
 from ledger.events.registry import EventModel, register
 
@@ -12,3 +12,31 @@ class CalendarAdvanced(EventModel):
     to_day: int
     days: int
     why: str
+    run: Optional[str] = None  # the scheduled run that recorded it (job id and real date)
+
+
+@register
+class ScheduleAdded(EventModel):
+    """A real-time job (DESIGN.md §5). The ledger holds what the job means;
+    APScheduler's job store, in the same database, only says when to run it."""
+
+    type: Literal["schedule.added"] = "schedule.added"
+    job: str
+    kind: str  # advance-daily | remind
+    anchor_date: str  # the real date the job counts from (ISO)
+    anchor_day: int  # the in-game day at the anchor
+    text: Optional[str] = None
+
+
+@register
+class ScheduleRemoved(EventModel):
+    type: Literal["schedule.removed"] = "schedule.removed"
+    job: str
+
+
+@register
+class ReminderDue(EventModel):
+    type: Literal["schedule.reminder"] = "schedule.reminder"
+    job: str
+    text: str
+    run: str
