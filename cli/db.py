@@ -38,3 +38,20 @@ def status(ctx: typer.Context, json: bool = JSON_OPTION) -> None:
         print_json(info)
     else:
         print_pairs([(k, ", ".join(v) if isinstance(v, list) else v) for k, v in info.items()])
+
+
+@app.command("snapshot")
+@guarded
+def snapshot(ctx: typer.Context,
+             drop: bool = typer.Option(False, "--drop", help="Delete every snapshot (derived data: nothing is lost).")) -> None:
+    """Snapshot every campaign's folded state now, or drop them all."""
+    from ledger.commands.base import take_snapshot
+
+    store = options(ctx).store()
+    with store.transaction() as tx:
+        if drop:
+            typer.echo(f"dropped {tx.drop_snapshots()} snapshot(s)")
+            return
+        for name in tx.campaigns():
+            position = take_snapshot(tx, name, list(tx.read(name)))
+            typer.echo(f"{name}: snapshot at event {position}")

@@ -1,7 +1,7 @@
 """The tables, as SQLAlchemy Core metadata (Alembic's target)."""
 
 from sqlalchemy import (
-    BigInteger, Column, Index, Integer, MetaData, String, Table, Text, UniqueConstraint,
+    BigInteger, Column, Index, Integer, LargeBinary, MetaData, String, Table, Text, UniqueConstraint,
 )
 
 # Named constraints from the first migration on: SQLite cannot drop an
@@ -49,4 +49,14 @@ dice_secrets = Table(
     Column("seed", String(64), nullable=False),
 )
 
-SCHEMA_REVISION = "0001"
+# Folded state at a position: derived data, never stale (checked at use),
+# and deleting every row loses nothing.
+snapshots = Table(
+    "snapshots", metadata,
+    Column("campaign", String(80), primary_key=True),
+    Column("position", BigInteger().with_variant(Integer, "sqlite"), primary_key=True),
+    Column("max_game_time", Integer, nullable=False),
+    Column("state", LargeBinary, nullable=False),
+)
+
+SCHEMA_REVISION = "0002"

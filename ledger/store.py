@@ -24,7 +24,7 @@ from ledger.chain import GENESIS, canonical_json, event_hash
 from ledger.clock import format_instant, utc_now
 from ledger.envelope import Envelope, NewEvent, Pending
 from ledger.errors import ConcurrencyConflict, StoreError
-from ledger.schema import SCHEMA_REVISION, dice_secrets, events
+from ledger.schema import SCHEMA_REVISION, dice_secrets, events, snapshots
 
 DEFAULT_DB = "tally.db"
 _PG_WRITE_LOCK = 7243315  # any constant: one writer at a time per database
@@ -233,6 +233,23 @@ class Transaction:
     def get(self, position: int) -> Optional[Envelope]:
         row = self.conn.execute(sa.select(events).where(events.c.position == position)).first()
         return envelope_from_row(row) if row else None
+
+    # -- snapshots (derived data) ---------------------------------------
+    def latest_snapshot(self, campaign: str, upto: int) -> Optional[sa.Row]:
+        return self.conn.execute(
+            sa.select(snapshots).where(snapshots.c.campaign == campaign, snapshots.c.position <= upto)
+            .order_by(snapshots.c.position.desc()).limit(1)
+        ).first()
+
+    def put_snapshot(self, campaign: str, position: int, max_game_time: int, state: bytes) -> None:
+        exists = self.conn.execute(sa.select(snapshots.c.position).where(
+            snapshots.c.campaign == campaign, snapshots.c.position == position)).first()
+        if not exists:
+            self.conn.execute(snapshots.insert(), {"campaign": campaign, "position": position,
+                                                   "max_game_time": max_game_time, "state": state})
+
+    def drop_snapshots(self) -> int:
+        return self.conn.execute(snapshots.delete()).rowcount
 
     # -- dice secrets ---------------------------------------------------
     def put_secret(self, campaign: str, epoch: int, seed_hex: str) -> None:

@@ -1,6 +1,8 @@
 """The schema's history: an empty database upgrades to head with no drift,
 and an old or foreign database is refused with what to do."""
 
+from pathlib import Path
+
 import pytest
 import sqlalchemy as sa
 
@@ -55,3 +57,25 @@ def test_a_database_that_is_not_a_ledger_is_refused_for_reading(tmp_path):
     engine.dispose()
     with pytest.raises(StoreError, match="holds no tally ledger"):
         Store(f"sqlite:///{path}", create=False)
+
+
+def test_db_upgrade_migrates_a_ledger_at_the_previous_revision(tmp_path):
+    from alembic import command
+    from alembic.config import Config
+
+    import migrations
+    from tests.conftest import Tally
+
+    url = f"sqlite:///{tmp_path / 'v1.db'}"
+    engine = sa.create_engine(url)
+    config = Config()
+    config.set_main_option("script_location", str(Path(migrations.__file__).parent))
+    with engine.begin() as conn:
+        config.attributes["connection"] = conn
+        command.upgrade(config, "0001")
+    engine.dispose()
+    tally = Tally(url)
+    assert "run `tally db upgrade`" in tally("campaign", "list").stderr
+    assert f"0001 -> {SCHEMA_REVISION}" in tally.ok("db", "upgrade").stdout
+    tally.ok("campaign", "new", "G", "--start", "1024-03-01")
+    tally.ok("db", "snapshot")

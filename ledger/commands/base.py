@@ -15,6 +15,7 @@ from projections.stable import Character
 from ledger.store import Store, Transaction
 from projections import campaign as campaign_model
 from projections import dice as dice_model
+from projections import snapshots
 from projections import world as world_model
 from projections.timeline import Pin, Point, recorded, visible
 
@@ -85,7 +86,7 @@ def resolve_campaign(tx: Transaction, name: Optional[str]) -> str:
 
 
 def load(tx: Transaction, name: Optional[str], actor: str = "", point: Optional[Pin] = None,
-         game_date: Optional[str] = None) -> Context:
+         game_date: Optional[str] = None, use_snapshots: bool = True) -> Context:
     """The campaign as the ledger held it at ``point`` (default: now).
 
     ``game_date`` records a fact late: the world is folded as of that in-game
@@ -105,7 +106,8 @@ def load(tx: Transaction, name: Optional[str], actor: str = "", point: Optional[
         raise BadInput(f"campaign {name} begins on {calendar.format(founding.start)}, after "
                        f"{calendar.format(resolved.as_of)}")
     held = recorded(envelopes, resolved)
-    world = world_model.fold(visible(envelopes, resolved))
+    world = _world(tx, name, envelopes, held, resolved) if use_snapshots else None
+    world = world or world_model.fold(visible(envelopes, resolved))
     if world.campaign is None:
         raise NotFound(f"campaign {name} was not yet recorded at that point (it begins at event "
                        f"{envelopes[0].position}, recorded {envelopes[0].recorded_at})")
@@ -113,6 +115,30 @@ def load(tx: Transaction, name: Optional[str], actor: str = "", point: Optional[
         world = replace(world, campaign=replace(world.campaign, today=resolved.as_of))
     return Context(tx=tx, name=name, actor=actor, envelopes=held, world=world,
                    dice=dice_model.fold(held), versions=versions)
+
+
+SNAPSHOT_EVERY = 1000  # events between automatic snapshots
+
+
+def _world(tx: Transaction, name: str, envelopes: list[Envelope], held: list[Envelope], point: Point):
+    """The world from the nearest usable snapshot, or None to fold from nothing."""
+    if not held:
+        return None
+    row = tx.latest_snapshot(name, held[-1].position)
+    if row is None:
+        return None
+    later = [e for e in held if e.position > row.position]
+    if not snapshots.usable(row.position, row.max_game_time, later, point):
+        return None
+    return snapshots.fold_from(snapshots.load(row.state), row.position, envelopes, point)
+
+
+def take_snapshot(tx: Transaction, name: str, envelopes: list[Envelope]) -> int:
+    """Snapshot the world after every event recorded so far; its position."""
+    world = world_model.fold(visible(envelopes))
+    last = envelopes[-1].position
+    tx.put_snapshot(name, last, max(e.game_time for e in envelopes), snapshots.dump(world))
+    return last
 
 
 def record(store: Store, name: Optional[str], actor: str,
@@ -126,7 +152,11 @@ def record(store: Store, name: Optional[str], actor: str,
         new_events = [e if e.session is not None else replace(e, session=ctx.session_number)
                       for e in decide(ctx)]
         expected = {e.stream: ctx.versions.get(e.stream, 0) for e in new_events}
-        return tx.append(ctx.name, new_events, actor=actor, expected=expected)
+        appended = tx.append(ctx.name, new_events, actor=actor, expected=expected)
+        last = tx.latest_snapshot(ctx.name, appended[-1].position)
+        if appended and appended[-1].position - (last.position if last else 0) >= SNAPSHOT_EVERY:
+            take_snapshot(tx, ctx.name, ctx.envelopes + appended)
+        return appended
 
 
 def query(store: Store, name: Optional[str], read: Callable[[Context], T], point: Optional[Pin] = None) -> T:
