@@ -22,8 +22,10 @@ def today_view(ctx) -> dict:
             "calendar": state.calendar_spec["kind"],
             "start": calendar.format(state.start), "days_since_start": state.today - state.start,
             "year_days": calendar.year_days}
-    if hasattr(calendar, "season"):
+    if hasattr(calendar, "season") and calendar.season(state.today):
         view["season"] = calendar.season(state.today)
+    if hasattr(calendar, "weekday") and calendar.weekday(state.today):
+        view["weekday"] = calendar.weekday(state.today)
     return view
 
 

@@ -20,7 +20,7 @@ import tomllib
 from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
-from typing import Any
+from typing import Any, Optional
 
 from ledger.errors import BadInput
 
@@ -104,37 +104,124 @@ class Bifrost(Calendar):
 
 @dataclass
 class Months(Calendar):
-    """A calendar of named months of fixed length, from a TOML file."""
+    """A calendar from a TOML file: named months of fixed length, optional
+    intercalary days that belong to no month or week (some only in leap
+    years), an optional week of named days, seasons, year numbering.
+
+    Day 1 is the first day of ``first_year``. A year's layout is its months
+    in order, each followed by the intercalary days placed after it (``after
+    = ""`` places one before the first month)."""
 
     spec: dict[str, Any]
 
-    @property
-    def year_length(self) -> int:
-        return sum(days for _, days in self.spec["months"])
+    def _layout(self, leap: bool) -> list[tuple[str, int, bool]]:
+        """(name, days, is_month) segments of a year."""
+        out = [(name, 1, False) for name, after, only_leap in self.spec["intercalary"]
+               if after == "" and (leap or not only_leap)]
+        for month, days in self.spec["months"]:
+            out.append((month, days, True))
+            out += [(name, 1, False) for name, after, only_leap in self.spec["intercalary"]
+                    if after == month and (leap or not only_leap)]
+        return out
+
+    def is_leap(self, year: int) -> bool:
+        every = self.spec.get("leap_every") or 0
+        return bool(every) and year % every == 0
+
+    def year_length_of(self, year: int) -> int:
+        return sum(days for _, days, _ in self._layout(self.is_leap(year)))
 
     @property
     def year_days(self) -> int:
-        return self.year_length
+        return self.year_length_of(self.spec["first_year"] + 1 if self.is_leap(self.spec["first_year"])
+                                   else self.spec["first_year"])
+
+    @property
+    def year_length(self) -> int:
+        return self.year_days
+
+    def _leaps_between(self, first: int, year: int) -> int:
+        """Leap years in [first, year)."""
+        every = self.spec.get("leap_every") or 0
+        if not every:
+            return 0
+        return (year - 1) // every - (first - 1) // every
+
+    def _year_start(self, year: int) -> int:
+        """Day number of the first day of ``year``."""
+        first = self.spec["first_year"]
+        base = self.year_length_of(first) if not self.is_leap(first) else self.year_length_of(first + 1)
+        extra = sum(1 for _, _, only_leap in self.spec["intercalary"] if only_leap)
+        return (year - first) * base + extra * self._leaps_between(first, year) + 1
+
+    def _locate(self, day: int) -> tuple[int, int]:
+        """(year, day of year from 0)."""
+        first = self.spec["first_year"]
+        year = first + (day - 1) // max(1, self.year_length_of(first))
+        while self._year_start(year) > day:
+            year -= 1
+        while self._year_start(year + 1) <= day:
+            year += 1
+        return year, day - self._year_start(year)
+
+    def parts(self, day: int) -> dict[str, Any]:
+        year, doy = self._locate(day)
+        for name, days, is_month in self._layout(self.is_leap(year)):
+            if doy < days:
+                return {"year": year, "segment": name, "day": doy + 1 if is_month else None, "month": is_month}
+            doy -= days
+        raise AssertionError("a day beyond its year")
+
+    def format(self, day: int) -> str:
+        p = self.parts(day)
+        return f"{p['day']} {p['segment']} {p['year']}" if p["month"] else f"{p['segment']} {p['year']}"
 
     def parse(self, text: str) -> int:
-        match = re.fullmatch(r"(\d{1,3})\s+(.+?)\s+(-?\d{1,6})", text.strip())
-        if match:
-            day, name, year = int(match.group(1)), match.group(2).lower(), int(match.group(3))
-            before = 0
-            for month, days in self.spec["months"]:
-                if month.lower() == name and 1 <= day <= days:
-                    return (year - self.spec["first_year"]) * self.year_length + before + day
-                before += days
+        text = text.strip()
+        dated = re.fullmatch(r"(\d{1,3})\s+(.+?)\s+(-?\d{1,6})", text)
+        named = re.fullmatch(r"(.+?)\s+(-?\d{1,6})", text)
+        for match, has_day in ((dated, True), (named, False)):
+            if not match:
+                continue
+            day = int(match.group(1)) if has_day else None
+            name, year = match.group(2 if has_day else 1).lower(), int(match.group(3 if has_day else 2))
+            offset = 0
+            for segment, days, is_month in self._layout(self.is_leap(year)):
+                if segment.lower() == name and is_month == has_day and (not has_day or 1 <= day <= days):
+                    return self._year_start(year) + offset + (day - 1 if has_day else 0)
+                offset += days
         first = self.spec["months"][0][0]
         raise self._refuse(text, f"'3 {first} {self.spec['first_year']}'")
 
-    def format(self, day: int) -> str:
-        year, doy = divmod(day - 1, self.year_length)
-        for month, days in self.spec["months"]:
+    def weekday(self, day: int) -> Optional[str]:
+        """The day's name in the week, or None on an intercalary day (or with no week)."""
+        names = self.spec.get("week") or []
+        if not names or not self.parts(day)["month"]:
+            return None
+        year, doy = self._locate(day)
+        # Week days before this one: every day since day 1 less the intercalary ones.
+        first = self.spec["first_year"]
+        intercalary = sum(sum(1 for _, _, m in self._layout(self.is_leap(y)) if not m) for y in range(first, year))
+        before = 0
+        for _, days, is_month in self._layout(self.is_leap(year)):
             if doy < days:
-                return f"{doy + 1} {month} {year + self.spec['first_year']}"
+                break
+            before += 0 if is_month else 1
             doy -= days
-        raise AssertionError("unreachable")
+        return names[(day - 1 - intercalary - before) % len(names)]
+
+    def season(self, day: int) -> Optional[str]:
+        seasons = self.spec.get("seasons") or []
+        if not seasons:
+            return None
+        year, doy = self._locate(day)
+        current = seasons[-1][0]  # the last season runs on into the next year
+        for segment, days, is_month in self._layout(self.is_leap(year)):
+            current = next((name for name, start in seasons if is_month and start == segment), current)
+            if doy < days:
+                return current
+            doy -= days
+        return current
 
 
 def _month_index(name: str) -> int:
@@ -163,20 +250,46 @@ def spec_for(choice: str) -> dict[str, Any]:
 
 
 def _months_spec(data: dict[str, Any], source: str) -> dict[str, Any]:
+    def refuse(what: str) -> BadInput:
+        return BadInput(f"calendar file {source}: {what}")
+
     months = data.get("months")
     if not isinstance(months, list) or not months:
-        raise BadInput(f"calendar file {source} needs [[months]] entries with name and days")
+        raise refuse("needs [[months]] entries with name and days")
     spec_months = []
     for i, month in enumerate(months, 1):
-        name, days = month.get("name"), month.get("days")
+        name, days = month.get("name"), month.get("days") if isinstance(month, dict) else None
         if not isinstance(name, str) or not name.strip() or not isinstance(days, int) or days < 1:
-            raise BadInput(f"calendar file {source}: month {i} needs a name and a whole number of days ≥ 1")
+            raise refuse(f"month {i} needs a name and a whole number of days ≥ 1")
         spec_months.append([name.strip(), days])
+    names = [m for m, _ in spec_months]
+    if len(set(n.lower() for n in names)) != len(names):
+        raise refuse("two months share a name")
+    intercalary = []
+    for i, extra in enumerate(data.get("intercalary", []), 1):
+        name, after = extra.get("name"), extra.get("after", "")
+        if not isinstance(name, str) or not name.strip() or (after and after not in names):
+            raise refuse(f"intercalary day {i} needs a name and `after` naming a month (or \"\" for the year's start)")
+        intercalary.append([name.strip(), after, bool(extra.get("leap", False))])
+    leap_every = data.get("leap_every", 0)
+    if not isinstance(leap_every, int) or leap_every < 0:
+        raise refuse("leap_every must be a whole number of years (0: no leap years)")
+    if any(leap for _, _, leap in intercalary) and not leap_every:
+        raise refuse("a leap day needs leap_every")
+    week = data.get("week", [])
+    if not isinstance(week, list) or not all(isinstance(d, str) and d.strip() for d in week):
+        raise refuse("week must be a list of day names")
+    seasons = []
+    for i, season in enumerate(data.get("seasons", []), 1):
+        if not isinstance(season, dict) or season.get("from") not in names or not season.get("name"):
+            raise refuse(f"season {i} needs a name and `from` naming its first month")
+        seasons.append([season["name"], season["from"]])
     first_year = data.get("first_year", 1)
-    if not isinstance(first_year, int):
-        raise BadInput(f"calendar file {source}: first_year must be a whole number")
-    return {"kind": "months", "name": str(data.get("name", Path(source).stem)),
-            "months": spec_months, "first_year": first_year}
+    if not isinstance(first_year, int) or first_year < 1:
+        raise refuse("first_year must be a whole number ≥ 1")
+    return {"kind": "months", "name": str(data.get("name", Path(source).stem)), "months": spec_months,
+            "first_year": first_year, "intercalary": intercalary, "leap_every": leap_every,
+            "week": [d.strip() for d in week], "seasons": seasons}
 
 
 def calendar_from_spec(spec: dict[str, Any]) -> Calendar:

@@ -1,5 +1,7 @@
 """Calendars print and parse game days in their own words."""
 
+from pathlib import Path
+
 import pytest
 
 from ledger.calendar import calendar_from_spec, spec_for
@@ -55,3 +57,57 @@ def test_a_toml_calendar_of_months(tmp_path):
         spec_for(str(tmp_path / "missing.toml"))
     with pytest.raises(BadInput, match="unknown calendar"):
         spec_for("julian")
+
+
+THAW = Path(__file__).parent.parent / "fixtures" / "calendars" / "thaw.toml"
+
+
+def test_every_calendar_round_trips_through_its_own_words():
+    custom = calendar_from_spec(spec_for(str(THAW)))
+    for calendar, days in ((GREGORIAN, range(373_000, 374_500)), (BIFROST, range(372_000, 373_500)),
+                           (custom, range(1, 9_000))):
+        for day in days:
+            assert calendar.parse(calendar.format(day)) == day, (calendar.spec["kind"], day)
+
+
+def test_a_custom_calendar_with_festivals_a_leap_night_weeks_and_seasons():
+    c = calendar_from_spec(spec_for(str(THAW)))
+    # Year ends: Frost's last day, then Yule (no month, no week), then (leap years) Leap Night.
+    end = c.parse("91 Frost 1023")
+    assert [c.format(end + n) for n in range(3)] == ["91 Frost 1023", "Yule 1023", "1 Thaw 1024"]
+    end = c.parse("91 Frost 1024")
+    assert [c.format(end + n) for n in range(4)] == ["91 Frost 1024", "Yule 1024", "Leap Night 1024", "1 Thaw 1025"]
+    assert (c.year_length_of(1023), c.year_length_of(1024)) == (366, 367)
+    # Festival days belong to no week: the week runs on across them.
+    midsummer = c.parse("Midsummer 1024")
+    assert c.weekday(midsummer) is None
+    names = c.spec["week"]
+    before, after = c.weekday(midsummer - 1), c.weekday(midsummer + 1)
+    assert names.index(after) == (names.index(before) + 1) % len(names)
+    assert (c.season(c.parse("3 Thaw 1024")), c.season(midsummer), c.season(c.parse("Yule 1024"))) == (
+        "Spring", "Summer", "Winter")
+    with pytest.raises(BadInput, match="write it like"):
+        c.parse("Leap Night 1023")  # not a leap year
+    with pytest.raises(BadInput, match="write it like"):
+        c.parse("92 Thaw 1024")
+
+
+def test_calendar_files_are_checked(tmp_path):
+    path = tmp_path / "bad.toml"
+    for text, message in [
+        ('[[months]]\nname = "A"\ndays = 3\n[[intercalary]]\nname = "X"\nafter = "B"\n', "intercalary day 1"),
+        ('[[months]]\nname = "A"\ndays = 3\n[[intercalary]]\nname = "X"\nafter = "A"\nleap = true\n', "needs leap_every"),
+        ('[[months]]\nname = "A"\ndays = 3\n[[months]]\nname = "a"\ndays = 3\n', "share a name"),
+        ('week = "Monday"\n[[months]]\nname = "A"\ndays = 3\n', "list of day names"),
+    ]:
+        path.write_text(text)
+        with pytest.raises(BadInput, match=message):
+            spec_for(str(path))
+
+
+def test_a_campaign_on_a_custom_calendar(tally_sqlite):
+    tally_sqlite.ok("campaign", "new", "North", "--calendar", str(THAW), "--start", "3 Thaw 1024")
+    shown = tally_sqlite.ok("calendar", "show", "--json").json
+    assert (shown["today"], shown["weekday"], shown["season"]) == ("3 Thaw 1024", "Wodenday", "Spring")
+    tally_sqlite.ok("calendar", "advance", "1y")
+    assert tally_sqlite.ok("calendar", "show", "--json").json["today"] == "2 Thaw 1025"  # 1024 is a leap year
