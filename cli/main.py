@@ -90,8 +90,31 @@ app.command("hire")(wolves.hire)
 app.command("dismiss")(wolves.dismiss)
 
 
+# Commands whose own --game-date means something else (the session's dates).
+OWN_GAME_DATE = (("session", "open"), ("session", "close"))
+GLOBAL_WITH_VALUE = {"--db", "--campaign", "--actor", "--game-date"}
+
+
+def hoist_game_date(argv: list[str]) -> list[str]:
+    """Let any recording command take --game-date at its end (`tally cash Bo +3
+    --why … --game-date 1024-03-02`) by moving it before the command, where
+    the global option reads it."""
+    words, skip = [], False
+    for word in argv:  # the command's own words, past the global options and their values
+        if skip or word.startswith("-"):
+            skip = not skip and word in GLOBAL_WITH_VALUE
+            continue
+        words.append(word)
+    if tuple(words[:2]) in OWN_GAME_DATE or "--game-date" not in argv:
+        return argv
+    i = argv.index("--game-date")
+    if i + 1 >= len(argv):
+        return argv
+    return ["--game-date", argv[i + 1]] + argv[:i] + argv[i + 2:]
+
+
 def main() -> None:
-    app(prog_name="tally")
+    app(args=hoist_game_date(sys.argv[1:]), prog_name="tally")
 
 
 if __name__ == "__main__":

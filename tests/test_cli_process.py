@@ -61,3 +61,27 @@ def test_every_command_and_option_has_help():
             if getattr(param, "help", "x") in (None, "") and param.name not in ("ctx",):
                 missing.append(f"{' '.join(path)} {param.name}")
     assert missing == []
+
+
+def test_a_recording_command_takes_game_date_at_its_end(tmp_path):
+    db = tmp_path / "t.db"
+    assert run("campaign", "new", "G", "--rules", "coeac", "--start", "1024-03-01", db=db).returncode == 0
+    run("player", "add", "Ann", db=db)
+    run("char", "new", "Bo", "--player", "Ann", "--max-hp", "4", db=db)
+    run("calendar", "advance", "1w", db=db)
+    late = run("cash", "Bo", "+3", "--why", "found late", "--game-date", "1024-03-03", "--json", db=db)
+    assert late.returncode == 0, late.stderr
+    (event,) = json.loads(late.stdout)
+    shown = json.loads(run("calendar", "show", "--as-of", "1024-03-03", "--json", db=db).stdout)
+    assert event["game_time"] == shown["day"]
+
+
+def test_hoisting_leaves_the_sessions_own_dates_alone():
+    from cli.main import hoist_game_date
+
+    assert hoist_game_date(["session", "open", "--activate", "Bo", "--game-date", "1024-03-01"]) == [
+        "session", "open", "--activate", "Bo", "--game-date", "1024-03-01"]
+    assert hoist_game_date(["--db", "x.db", "roll", "2d6", "--game-date", "1024-03-01"]) == [
+        "--game-date", "1024-03-01", "--db", "x.db", "roll", "2d6"]
+    assert hoist_game_date(["--db", "x.db", "--campaign", "G", "session", "close", "--game-date", "1024-03-04"]) == [
+        "--db", "x.db", "--campaign", "G", "session", "close", "--game-date", "1024-03-04"]
