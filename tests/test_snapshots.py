@@ -45,17 +45,17 @@ def worlds_agree(store, point):
     return used
 
 
-def test_the_snapshot_path_equals_a_rebuild_from_nothing_at_random_points(history):
+def test_the_snapshot_path_equals_a_rebuild_from_nothing_at_300_random_points(history):
     store = Store(history.url)
     log = history.ok("log", "--json").json
     rng = random.Random(3)
     points = [Pin()]
-    points += [Pin(at_event=rng.randint(1, len(log))) for _ in range(60)]
+    points += [Pin(at_event=rng.randint(1, len(log))) for _ in range(100)]
     days = [history.ok("calendar", "show", "--json").json["day"], log[0]["game_time"]]
-    points += [Pin(as_of=f"day:{rng.randint(min(days), max(days))}") for _ in range(60)]
-    points += [Pin(as_recorded=rng.choice(log)["recorded_at"]) for _ in range(30)]
+    points += [Pin(as_of=f"day:{rng.randint(min(days), max(days))}") for _ in range(100)]
+    points += [Pin(as_recorded=rng.choice(log)["recorded_at"]) for _ in range(50)]
     points += [Pin(at_event=rng.randint(1, len(log)), as_of=f"day:{rng.randint(min(days), max(days))}")
-               for _ in range(30)]
+               for _ in range(50)]
     used = [worlds_agree(store, p) for p in points]
     assert any(used) and not all(used)  # the snapshots served some points and were refused for others
     store.dispose()
