@@ -3,7 +3,7 @@ treasure, and whether play has begun (retirement is allowed only before)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from typing import Optional
 
 from ledger.envelope import Envelope

@@ -88,8 +88,6 @@ class Tally:
         return outcome
 
     def event_count(self) -> int:
-        import sqlalchemy as sa
-
         from ledger.store import Store
 
         try:

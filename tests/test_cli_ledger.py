@@ -1,7 +1,5 @@
 """tally log | verify | void | export | import, and their refusals."""
 
-import json
-
 import pytest
 
 from tests.conftest import Tally, tamper
@@ -61,7 +59,7 @@ def test_void_withdraws_an_event_and_its_refusals(campaign):
     assert "cannot be voided" in campaign.refused("void", "2", "--why", "x").stderr
     assert "--why cannot be empty" in campaign.refused("void", str(roll_position), "--why", " ").stderr
     campaign.ok("void", str(roll_position), "--why", "rolled for the wrong test")
-    assert f"voided by" in campaign.ok("log").stdout
+    assert "voided by" in campaign.ok("log").stdout
 
 
 def test_export_then_import_into_a_new_database_is_the_identity(campaign, tmp_path):

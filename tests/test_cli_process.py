@@ -7,8 +7,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
-
 from cli.main import app
 
 TALLY = shutil.which("tally", path=str(Path(sys.executable).parent)) or "tally"

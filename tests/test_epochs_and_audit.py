@@ -1,6 +1,5 @@
 """Epochs, the client seed, reveal and audit, through the command line."""
 
-import json
 import random
 import subprocess
 import sys
@@ -11,7 +10,7 @@ import sqlalchemy as sa
 from ledger.commands.dice import roll
 from ledger.store import Store
 from tests import independent_verifier
-from tests.conftest import Tally, tamper
+from tests.conftest import tamper
 
 MIXED = ["2d6", "3d6", "d20", "d%", "dA", "2d6kl1", "2d6kh1", "3d6kh2", "6d6s4", "12d6s4",
          "3d6*10", "1d6/2", "1d12+3", "4d8+2d10-1", "d997", "2dA+1"]

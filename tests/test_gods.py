@@ -1,7 +1,5 @@
 """Gods (seed 001 l.741-978), with hand-rolled dice so every outcome is fixed."""
 
-import pytest
-
 from tests.conftest import sheet
 
 

@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import json
 import sqlite3
 import subprocess
 import sys
-from datetime import datetime, timedelta, timezone
 
 import pytest
 import sqlalchemy as sa

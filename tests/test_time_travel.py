@@ -5,7 +5,7 @@ from pathlib import Path
 
 from freezegun import freeze_time
 
-from tests.conftest import Tally, sheet
+from tests.conftest import Tally
 
 FIXTURE = Path(__file__).parent.parent / "fixtures" / "open-table.tally"
 

@@ -10,13 +10,13 @@ from typing import Callable, Optional, Sequence, TypeVar
 
 from ledger.envelope import Envelope, NewEvent
 from ledger.errors import BadInput, NotFound, RuleRefused
-from projections.names import key
-from projections.stable import Character
 from ledger.store import Store, Transaction
 from projections import campaign as campaign_model
 from projections import dice as dice_model
 from projections import snapshots
 from projections import world as world_model
+from projections.names import key
+from projections.stable import Character
 from projections.timeline import Pin, Point, recorded, visible
 
 T = TypeVar("T")
@@ -31,7 +31,7 @@ class Context:
     tx: Transaction
     name: str
     actor: str
-    envelopes: list[Envelope]  # every event of the campaign, position order
+    envelopes: list[Envelope]  # the campaign's events recorded by the point, position order
     world: world_model.World
     dice: dice_model.DiceState
     versions: dict[str, int] = field(default_factory=dict)
@@ -153,9 +153,10 @@ def record(store: Store, name: Optional[str], actor: str,
                       for e in decide(ctx)]
         expected = {e.stream: ctx.versions.get(e.stream, 0) for e in new_events}
         appended = tx.append(ctx.name, new_events, actor=actor, expected=expected)
-        last = tx.latest_snapshot(ctx.name, appended[-1].position)
-        if appended and appended[-1].position - (last.position if last else 0) >= SNAPSHOT_EVERY:
-            take_snapshot(tx, ctx.name, ctx.envelopes + appended)
+        if appended:  # derived data, in the same transaction: a snapshot every SNAPSHOT_EVERY events
+            last = tx.latest_snapshot(ctx.name, appended[-1].position)
+            if appended[-1].position - (last.position if last else 0) >= SNAPSHOT_EVERY:
+                take_snapshot(tx, ctx.name, ctx.envelopes + appended)
         return appended
 
 

@@ -64,7 +64,7 @@ def mark(store, campaign, name: str, *, why: str, actor: str, grey: Optional[int
             batch.add(stream, GreyMarksGiven(character=character, count=grey, why=why))
             return batch.done()
         black = standing.black + 1
-        given = batch.add(stream, BlackMarkGiven(character=character, why=why, black_after=black))
+        batch.add(stream, BlackMarkGiven(character=character, why=why, black_after=black))
         threshold = gods.punishment_threshold(standing.power)
         if black >= threshold:  # l.925-929: 50% at the threshold and at every further mark
             roll, _, total = batch.roll("d%", character=character, why="automatic punishment: 50%")

@@ -7,7 +7,7 @@ from collections import Counter, defaultdict
 from fractions import Fraction
 from math import comb
 
-from ledger.dice.expression import AVERAGE_FACES, BinOp, Const, Dice, Expression, Neg, Node, ceil_div
+from ledger.dice.expression import AVERAGE_FACES, Const, Dice, Expression, Neg, Node, ceil_div
 from ledger.errors import BadInput
 
 # Work beyond these sizes would keep a referee waiting: refuse instead.
