@@ -8,7 +8,7 @@ from typing import Optional
 import typer
 
 from cli import (
-    calendar, campaign, company, db, dice, downtime, economy, followers, gods, history, ledger, schedule, script, session,
+    bench, calendar, campaign, company, db, dice, downtime, economy, followers, gods, history, ledger, schedule, script, session,
     skirmish, stable, wolves,
     xp,
 )
@@ -47,6 +47,7 @@ app.add_typer(downtime.app, name="downtime")
 app.add_typer(downtime.project_app, name="project")
 app.add_typer(schedule.app, name="schedule")
 app.add_typer(schedule.runner_app, name="scheduler")
+app.add_typer(bench.app, name="bench")
 app.add_typer(stable.player_app, name="player")
 app.add_typer(stable.char_app, name="char")
 app.add_typer(session.app, name="session")
