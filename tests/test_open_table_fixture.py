@@ -5,8 +5,8 @@ from pathlib import Path
 FIXTURE = Path(__file__).parent.parent / "fixtures" / "open-table.tally"
 
 
-def test_the_open_table_campaign_replays_and_holds_up(tally_sqlite):
-    t = tally_sqlite
+def test_the_open_table_campaign_replays_and_holds_up(tally):
+    t = tally  # both backends: SQLite and the throwaway PostgreSQL
     t.ok("script", str(FIXTURE), "--quiet")
     characters = {c["name"]: c for c in t.ok("char", "list", "--json").json}
     assert len({c["player"] for c in characters.values()}) >= 4
@@ -54,8 +54,8 @@ def test_the_wolves_band_starts_as_the_book_says(tally_sqlite):
     assert t.ok("audit", "--json").json["ok"]
 
 
-def test_the_bifrost_campaign_spans_two_years_of_gods(tally_sqlite):
-    t = tally_sqlite
+def test_the_bifrost_campaign_spans_two_years_of_gods(tally):
+    t = tally
     t.ok("--campaign", "Bifrost", "script", str(FIXTURES / "bifrost-gods.tally"), "--quiet")
     assert t.ok("campaign", "show", "--json").json["today"] == "day 7 of week 52, 1025"
     checks = [e["payload"] for e in t.ok("log", "--type", "god.punishment_checked", "--json").json]

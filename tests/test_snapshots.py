@@ -78,3 +78,15 @@ def test_deleting_every_snapshot_loses_nothing(history):
     before = history.ok("char", "list", "--json").json
     assert "dropped 3 snapshot(s)" in history.ok("db", "snapshot", "--drop").stdout
     assert history.ok("char", "list", "--json").json == before
+
+
+def test_snapshots_on_postgresql(pg_server):
+    from tests.conftest import Tally
+
+    t = Tally(pg_server.new_database())
+    t.ok("script", str(FIXTURE), "--quiet")
+    t.ok("db", "snapshot")
+    t.ok("cash", "Nureddine", "+1", "--why", "after the snapshot")
+    store = Store(t.url)
+    assert worlds_agree(store, Pin()) is True
+    store.dispose()
