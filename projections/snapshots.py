@@ -10,8 +10,12 @@ pin, if any, is not before G. Otherwise the query folds from nothing.
 
 from __future__ import annotations
 
+import dataclasses
+import hashlib
 import io
 import pickle
+from functools import lru_cache
+from types import ModuleType
 from typing import Iterable, Optional
 
 from ledger.envelope import Envelope
@@ -31,12 +35,30 @@ class _Unpickler(pickle.Unpickler):
         raise pickle.UnpicklingError(f"a snapshot may not hold {module}.{name}")
 
 
+@lru_cache(maxsize=1)
+def shape() -> str:
+    """A fingerprint of the read models' fields: a snapshot written by code
+    whose read models had another shape is never used."""
+    modules = [world_model] + [m for m in vars(world_model).values()
+                               if isinstance(m, ModuleType) and m.__name__.startswith("projections.")]
+    parts = sorted(f"{cls.__module__}.{cls.__qualname__}.{f.name}:{f.type}"
+                   for module in modules for cls in vars(module).values()
+                   if isinstance(cls, type) and dataclasses.is_dataclass(cls) and cls.__module__ == module.__name__
+                   for f in dataclasses.fields(cls))
+    return hashlib.sha256("\n".join(parts).encode()).hexdigest()[:16]
+
+
 def dump(world: world_model.World) -> bytes:
-    return pickle.dumps(world, protocol=pickle.HIGHEST_PROTOCOL)
+    return pickle.dumps((shape(), world), protocol=pickle.HIGHEST_PROTOCOL)
 
 
-def load(data: bytes) -> world_model.World:
-    return _Unpickler(io.BytesIO(data)).load()
+def load(data: bytes) -> Optional[world_model.World]:
+    """The snapshot's world, or None if it was written for read models of another shape."""
+    try:
+        stamp, world = _Unpickler(io.BytesIO(data)).load()
+    except (pickle.UnpicklingError, ValueError, TypeError, AttributeError, EOFError):
+        return None
+    return world if stamp == shape() else None
 
 
 def usable(snapshot_position: int, snapshot_day: int, later: Iterable[Envelope], point: Point) -> bool:

@@ -90,3 +90,17 @@ def test_snapshots_on_postgresql(pg_server):
     store = Store(t.url)
     assert worlds_agree(store, Pin()) is True
     store.dispose()
+
+
+def test_a_snapshot_from_read_models_of_another_shape_is_never_used(history, monkeypatch):
+    from projections import snapshots
+
+    history.ok("db", "snapshot")
+    store = Store(history.url)
+    with store.reading() as tx:
+        envelopes = list(tx.read("Central Oregon"))
+        assert _world(tx, "Central Oregon", envelopes, envelopes, Pin().resolve(None)) is not None
+        monkeypatch.setattr(snapshots, "shape", lambda: "another-version")
+        assert _world(tx, "Central Oregon", envelopes, envelopes, Pin().resolve(None)) is None
+    store.dispose()
+    assert history.ok("char", "show", "Nureddine", "--json").json["name"] == "Nureddine"  # folds from nothing

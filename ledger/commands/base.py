@@ -130,7 +130,8 @@ def _world(tx: Transaction, name: str, envelopes: list[Envelope], held: list[Env
     later = [e for e in held if e.position > row.position]
     if not snapshots.usable(row.position, row.max_game_time, later, point):
         return None
-    return snapshots.fold_from(snapshots.load(row.state), row.position, envelopes, point)
+    base = snapshots.load(row.state)
+    return None if base is None else snapshots.fold_from(base, row.position, envelopes, point)
 
 
 def take_snapshot(tx: Transaction, name: str, envelopes: list[Envelope]) -> int:
