@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from typing import Any, Optional, Union
 
 from ledger.events.registry import EventModel, decode
@@ -28,7 +28,8 @@ class Envelope:
     hash: str
 
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        # Not dataclasses.asdict: that deep-copies every payload, and envelopes are read-only.
+        return {name: getattr(self, name) for name in self.__slots__}
 
     @property
     def event(self) -> EventModel:

@@ -187,8 +187,11 @@ class Transaction:
         return appended
 
     def insert(self, envelopes: Iterable[Envelope]) -> None:
-        """Insert envelopes exactly as given (import uses this directly)."""
-        rows = [_row(e) for e in envelopes]
+        """Insert envelopes exactly as given."""
+        self.insert_rows([_row(e) for e in envelopes])
+
+    def insert_rows(self, rows: list[dict]) -> None:
+        """Insert stored rows (payload as canonical text) exactly as given: import uses this."""
         if not rows:
             return
         try:

@@ -16,8 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ledger.chain import GENESIS, HASHED_FIELDS, canonical_json, event_hash
-from ledger.envelope import Envelope
+from ledger.chain import GENESIS, HASHED_FIELDS, canonical_json, stored_hash
 from ledger.errors import BadInput, TallyError
 from ledger.events.registry import decode
 from ledger.store import Store
@@ -72,30 +71,31 @@ def import_file(store: Store, path: str) -> ImportResult:
         head, _, _ = tx.head()
         prev_hash, batch = GENESIS, []
         for number, line in enumerate(handle, 1):
-            envelope = _read_line(line, number, prev_hash)
-            prev_hash = envelope.hash
+            row = _read_line(line, number, prev_hash)
+            prev_hash = row["hash"]
             result.lines += 1
-            if envelope.position <= head:
-                held = tx.get(envelope.position)
-                if held is None or held.hash != envelope.hash:
+            if row["position"] <= head:
+                held = tx.get(row["position"])
+                if held is None or held.hash != row["hash"]:
                     raise BadInput(
                         f"{path} line {number}: this database holds a different event at position "
-                        f"{envelope.position}; the file comes from another ledger (import it into a new database)"
+                        f"{row['position']}; the file comes from another ledger (import it into a new database)"
                     )
                 result.already += 1
                 continue
-            batch.append(envelope)
+            batch.append(row)
             if len(batch) >= _BATCH:
-                tx.insert(batch)
+                tx.insert_rows(batch)
                 result.added += len(batch)
                 batch = []
-        tx.insert(batch)
+        tx.insert_rows(batch)
         result.added += len(batch)
         result.secrets_missing = _unrevealed_without_secret(tx)
     return result
 
 
-def _read_line(line: bytes, number: int, prev_hash: str) -> Envelope:
+def _read_line(line: bytes, number: int, prev_hash: str) -> dict[str, Any]:
+    """A checked line as the row to store (payload as its canonical text)."""
     where = f"line {number}"
     try:
         data = json.loads(line.decode("utf-8"))
@@ -115,7 +115,8 @@ def _read_line(line: bytes, number: int, prev_hash: str) -> Envelope:
     except TallyError as exc:
         raise BadInput(f"{where}: {exc}") from None
     try:
-        matches = event_hash(data) == data["hash"]
+        payload_text = canonical_json(data["payload"])
+        matches = stored_hash({**data, "payload": payload_text}) == data["hash"]
     except BadInput:
         matches = False
     if not matches:
@@ -127,7 +128,7 @@ def _read_line(line: bytes, number: int, prev_hash: str) -> Envelope:
         )
     if data["prev_hash"] != prev_hash:
         raise BadInput(f"{where}: does not follow the line before it (reordered or cut?); nothing imported")
-    return Envelope(**data)
+    return {**data, "payload": payload_text}
 
 
 def _check_types(data: dict[str, Any], where: str) -> None:

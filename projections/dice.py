@@ -42,6 +42,9 @@ class DiceState:
 
 
 def _update(state: DiceState, number: int, **changes) -> DiceState:
+    last = state.epochs[-1] if state.epochs else None
+    if last is not None and last.number == number:  # nearly always: the open epoch
+        return DiceState(state.epochs[:-1] + (replace(last, **changes),))
     return DiceState(tuple(replace(e, **changes) if e.number == number else e for e in state.epochs))
 
 
