@@ -70,7 +70,7 @@ def list_(ctx: typer.Context, json: bool = JSON_OPTION) -> None:
 @app.command("show")
 @guarded
 def show(ctx: typer.Context, at_event: Optional[int] = AT_EVENT, as_of: Optional[str] = AS_OF,
-        as_recorded: Optional[str] = AS_RECORDED, json: bool = JSON_OPTION) -> None:
+         as_recorded: Optional[str] = AS_RECORDED, json: bool = JSON_OPTION) -> None:
     """Show a campaign: rules, calendar, today's date, settings, open dice epoch."""
     opts = options(ctx)
     info = query(opts.store(), opts.campaign, describe,

@@ -74,7 +74,7 @@ def rep(ctx: typer.Context,
 
 @guarded
 def company(ctx: typer.Context, at_event: Optional[int] = AT_EVENT, as_of: Optional[str] = AS_OF,
-        as_recorded: Optional[str] = AS_RECORDED, json: bool = JSON_OPTION) -> None:
+            as_recorded: Optional[str] = AS_RECORDED, json: bool = JSON_OPTION) -> None:
     """The Company: strongholds and Reputation."""
     opts = options(ctx)
     view = query(opts.store(), opts.campaign, lambda c: c.world.company.view(),

@@ -151,7 +151,7 @@ def reveal(ctx: typer.Context, json: bool = JSON_OPTION) -> None:
 @app.command("epochs")
 @guarded
 def epochs(ctx: typer.Context, at_event: Optional[int] = AT_EVENT, as_of: Optional[str] = AS_OF,
-        as_recorded: Optional[str] = AS_RECORDED, json: bool = JSON_OPTION) -> None:
+           as_recorded: Optional[str] = AS_RECORDED, json: bool = JSON_OPTION) -> None:
     """List the dice epochs: commitments, client seeds, rolls, reveals."""
     opts = options(ctx)
     state = query(opts.store(), opts.campaign, lambda c: c.dice,

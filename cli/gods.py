@@ -116,7 +116,7 @@ def battle(ctx: typer.Context, name: str = typer.Argument(..., help="One worship
 @guarded
 def odds(ctx: typer.Context, name: str = typer.Argument(..., help="The worshipper."),
          at_event: Optional[int] = AT_EVENT, as_of: Optional[str] = AS_OF,
-        as_recorded: Optional[str] = AS_RECORDED, json: bool = JSON_OPTION) -> None:
+         as_recorded: Optional[str] = AS_RECORDED, json: bool = JSON_OPTION) -> None:
     """A worshipper's chances with the god, as of now."""
     opts = options(ctx)
     view = query(opts.store(), opts.campaign, lambda c: divine_odds(c.world, commands.worshipper(c, name)[0]),

@@ -79,7 +79,7 @@ def session_view(ctx, number: Optional[int]) -> dict:
 @guarded
 def show(ctx: typer.Context, number: Optional[int] = typer.Argument(None, help="The session (default: the latest)."),
          at_event: Optional[int] = AT_EVENT, as_of: Optional[str] = AS_OF,
-        as_recorded: Optional[str] = AS_RECORDED, json: bool = JSON_OPTION) -> None:
+         as_recorded: Optional[str] = AS_RECORDED, json: bool = JSON_OPTION) -> None:
     """Show a session: its dates, who played, treasure and deaths."""
     opts = options(ctx)
     view = query(opts.store(), opts.campaign, lambda c: session_view(c, number),

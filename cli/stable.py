@@ -81,7 +81,7 @@ def sheet_of(ctx, name: str) -> dict:
 @guarded
 def char_show(ctx: typer.Context, name: str = typer.Argument(..., help="The character."),
               at_event: Optional[int] = AT_EVENT, as_of: Optional[str] = AS_OF,
-        as_recorded: Optional[str] = AS_RECORDED, json: bool = JSON_OPTION) -> None:
+              as_recorded: Optional[str] = AS_RECORDED, json: bool = JSON_OPTION) -> None:
     """Show a character's sheet."""
     opts = options(ctx)
     sheet = query(opts.store(), opts.campaign, lambda c: sheet_of(c, name),
@@ -109,7 +109,7 @@ def _shown(value) -> str:
 @guarded
 def char_list(ctx: typer.Context, player: Optional[str] = typer.Option(None, help="Only this player's."),
               at_event: Optional[int] = AT_EVENT, as_of: Optional[str] = AS_OF,
-        as_recorded: Optional[str] = AS_RECORDED, json: bool = JSON_OPTION) -> None:
+              as_recorded: Optional[str] = AS_RECORDED, json: bool = JSON_OPTION) -> None:
     """List the characters, with status, Boons, Cash and Wealth."""
     opts = options(ctx)
     sheets = query(opts.store(), opts.campaign, lambda c: [
@@ -135,7 +135,7 @@ def stable_view(ctx, name: str) -> dict:
 @guarded
 def stable(ctx: typer.Context, player: str = typer.Argument(..., help="The player."),
            at_event: Optional[int] = AT_EVENT, as_of: Optional[str] = AS_OF,
-        as_recorded: Optional[str] = AS_RECORDED, json: bool = JSON_OPTION) -> None:
+           as_recorded: Optional[str] = AS_RECORDED, json: bool = JSON_OPTION) -> None:
     """A player's stable: every character, and what waits for the next one."""
     opts = options(ctx)
     view = query(opts.store(), opts.campaign, lambda c: stable_view(c, player),

@@ -71,7 +71,7 @@ def dismiss(ctx: typer.Context, name: str = typer.Argument(..., help="The employ
 @guarded
 def wages_show(ctx: typer.Context, name: str = typer.Argument(..., help="The employer."),
                at_event: Optional[int] = AT_EVENT, as_of: Optional[str] = AS_OF,
-        as_recorded: Optional[str] = AS_RECORDED, json: bool = JSON_OPTION) -> None:
+               as_recorded: Optional[str] = AS_RECORDED, json: bool = JSON_OPTION) -> None:
     """Hirelings, days served, wages owed and paid."""
     opts = options(ctx)
     view = query(opts.store(), opts.campaign,
