@@ -18,12 +18,12 @@ app = typer.Typer(help="Create campaigns, list them, show and change their setti
 
 def describe(ctx) -> dict:
     state, calendar = ctx.campaign, ctx.campaign.calendar
-    current = ctx.dice.current
+    current = ctx.epoch
     return {
         "name": state.name, "rules": list(state.rules), "calendar": state.calendar_spec,
         "start": calendar.format(state.start), "start_day": state.start,
         "today": calendar.format(state.today), "today_day": state.today,
-        "settings": state.settings, "events": len(ctx.envelopes),
+        "settings": state.settings, "events": ctx.tx.count(ctx.name, upto=ctx.upto),
         "epoch": current.number if current else None,
         "commitment": current.commitment if current else None,
         "client_seed": current.client_seed if current else None,

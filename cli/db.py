@@ -44,8 +44,8 @@ def status(ctx: typer.Context, json: bool = JSON_OPTION) -> None:
 @guarded
 def snapshot(ctx: typer.Context,
              drop: bool = typer.Option(False, "--drop", help="Delete every snapshot (derived data: nothing is lost).")) -> None:
-    """Snapshot every campaign's folded state now, or drop them all."""
-    from ledger.commands.base import take_snapshot
+    """Snapshot every campaign's folded state (every 1,000 events through its history, and now), or drop them all."""
+    from ledger.replay import build_snapshots
 
     store = options(ctx).store()
     with store.transaction() as tx:
@@ -53,5 +53,8 @@ def snapshot(ctx: typer.Context,
             typer.echo(f"dropped {tx.drop_snapshots()} snapshot(s)")
             return
         for name in tx.campaigns():
-            position = take_snapshot(tx, name, list(tx.read(name)))
-            typer.echo(f"{name}: snapshot at event {position}")
+            taken = build_snapshots(tx, name)
+            if taken:
+                typer.echo(f"{name}: {len(taken)} snapshot(s), the last at event {taken[-1]}")
+            else:
+                typer.echo(f"{name}: already snapshotted at its last event")

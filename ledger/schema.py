@@ -36,7 +36,7 @@ events = Table(
     Column("hash", String(64), nullable=False),
     UniqueConstraint("campaign", "stream", "version", name="uq_events_stream_version"),
     Index("ix_events_campaign_game_time", "campaign", "game_time", "position"),
-    Index("ix_events_campaign_type", "campaign", "type"),
+    Index("ix_events_campaign_type", "campaign", "type", "position"),
 )
 
 # The secret seed of each dice epoch, written in the same transaction as its
@@ -55,8 +55,13 @@ snapshots = Table(
     "snapshots", metadata,
     Column("campaign", String(80), primary_key=True),
     Column("position", BigInteger().with_variant(Integer, "sqlite"), primary_key=True),
-    Column("max_game_time", Integer, nullable=False),
+    # The campaign's previous snapshot when this one was taken (0: none), and the
+    # earliest game day among the campaign's events in (since, position]: a "tile"
+    # of the log a query can skip without reading it.
+    Column("since", BigInteger().with_variant(Integer, "sqlite"), nullable=False),
+    Column("min_game_time", Integer, nullable=True),
+    Column("max_game_time", Integer, nullable=False),  # the latest game day among events up to position
     Column("state", LargeBinary, nullable=False),
 )
 
-SCHEMA_REVISION = "0002"
+SCHEMA_REVISION = "0003"

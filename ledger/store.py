@@ -204,9 +204,11 @@ class Transaction:
     def read(self, campaign: Optional[str] = None, *, after: int = 0,
              upto: Optional[int] = None, types: Optional[Sequence[str]] = None,
              stream: Optional[str] = None, session: Optional[int] = None,
-             recorded_by: Optional[str] = None) -> Iterator[Envelope]:
-        """Envelopes in position order, streamed from the database."""
-        query = sa.select(events).where(events.c.position > after).order_by(events.c.position)
+             recorded_by: Optional[str] = None, until_day: Optional[int] = None,
+             fold_order: bool = False) -> Iterator[Envelope]:
+        """Envelopes streamed from the database, in position order (or, with
+        ``fold_order``, in (game_time, position) order, as projections fold them)."""
+        query = sa.select(events).where(events.c.position > after)
         if campaign is not None:
             query = query.where(events.c.campaign == campaign)
         if upto is not None:
@@ -219,8 +221,83 @@ class Transaction:
             query = query.where(events.c.session == session)
         if recorded_by is not None:
             query = query.where(events.c.recorded_at <= recorded_by)
-        for row in self.conn.execute(query.execution_options(yield_per=2000)):
+        if until_day is not None:
+            query = query.where(events.c.game_time <= until_day)
+        order = (events.c.game_time, events.c.position) if fold_order else (events.c.position,)
+        for row in self.conn.execute(query.order_by(*order).execution_options(yield_per=2000)):
             yield envelope_from_row(row)
+
+    def first(self, campaign: str) -> Optional[Envelope]:
+        """The campaign's first event (its campaign.created)."""
+        row = self.conn.execute(sa.select(events).where(events.c.campaign == campaign)
+                                .order_by(events.c.position).limit(1)).first()
+        return envelope_from_row(row) if row else None
+
+    def latest_of(self, campaign: str, type_: str, *, upto: Optional[int] = None,
+                  recorded_by: Optional[str] = None) -> Optional[Envelope]:
+        """The campaign's last event of one type recorded by the point (one index seek)."""
+        query = sa.select(events).where(events.c.campaign == campaign, events.c.type == type_)
+        if upto is not None:
+            query = query.where(events.c.position <= upto)
+        if recorded_by is not None:
+            query = query.where(events.c.recorded_at <= recorded_by)
+        row = self.conn.execute(query.order_by(events.c.position.desc()).limit(1)).first()
+        return envelope_from_row(row) if row else None
+
+    def campaign_head(self, campaign: str, upto: Optional[int] = None) -> Optional[int]:
+        """The position of the campaign's last event (up to ``upto``), or None."""
+        query = sa.select(sa.func.max(events.c.position)).where(events.c.campaign == campaign)
+        if upto is not None:
+            query = query.where(events.c.position <= upto)
+        return self.conn.execute(query).scalar()
+
+    def count(self, campaign: str, *, after: int = 0, upto: Optional[int] = None) -> int:
+        query = sa.select(sa.func.count()).select_from(events).where(
+            events.c.campaign == campaign, events.c.position > after)
+        if upto is not None:
+            query = query.where(events.c.position <= upto)
+        return self.conn.execute(query).scalar_one()
+
+    def positions(self, campaign: str, *, after: int = 0, every: int = 1) -> list[int]:
+        """Every ``every``-th position of the campaign's events after ``after``."""
+        query = (sa.select(events.c.position).where(events.c.campaign == campaign, events.c.position > after)
+                 .order_by(events.c.position))
+        return [p for i, p in enumerate(self.conn.execute(query.execution_options(yield_per=20000)).scalars(), 1)
+                if i % every == 0]
+
+    def recorded_prefix(self, instant: str) -> int:
+        """The last position P such that every event up to P was recorded by ``instant``.
+
+        Transaction time never runs backwards along positions (the store
+        clamps it, import refuses a file where it does), so this is a
+        binary search of primary-key lookups, not a scan."""
+        head, _, last = self.head()
+        if last is None or last <= instant:
+            return head
+        at = sa.select(events.c.recorded_at).where(events.c.position == sa.bindparam("p"))
+        low, high = 0, head  # recorded_at(low) <= instant (0: before the log); recorded_at(high) > instant
+        while high - low > 1:
+            middle = (low + high) // 2
+            if self.conn.execute(at, {"p": middle}).scalar_one() <= instant:
+                low = middle
+            else:
+                high = middle
+        return low
+
+    def game_days(self, campaign: str, after: int, upto: int) -> tuple[Optional[int], Optional[int]]:
+        """The earliest and latest game day among the campaign's events in (after, upto]."""
+        row = self.conn.execute(
+            sa.select(sa.func.min(events.c.game_time), sa.func.max(events.c.game_time))
+            .where(events.c.campaign == campaign, events.c.position > after, events.c.position <= upto)
+        ).first()
+        return row[0], row[1]
+
+    def last_day(self, campaign: str, upto: int) -> Optional[int]:
+        """The latest game day among the campaign's events up to ``upto``."""
+        return self.conn.execute(
+            sa.select(sa.func.max(events.c.game_time))
+            .where(events.c.campaign == campaign, events.c.position <= upto)
+        ).scalar()
 
     def raw_rows(self, after: int = 0) -> Iterator[sa.Row]:
         """Rows as stored (payload as text), for verification."""
@@ -238,18 +315,26 @@ class Transaction:
         return envelope_from_row(row) if row else None
 
     # -- snapshots (derived data) ---------------------------------------
-    def latest_snapshot(self, campaign: str, upto: int) -> Optional[sa.Row]:
-        return self.conn.execute(
-            sa.select(snapshots).where(snapshots.c.campaign == campaign, snapshots.c.position <= upto)
-            .order_by(snapshots.c.position.desc()).limit(1)
-        ).first()
+    def snapshot_tiles(self, campaign: str, upto: Optional[int] = None) -> list[sa.Row]:
+        """The campaign's snapshots up to ``upto``, oldest first, without their state."""
+        query = sa.select(snapshots.c.position, snapshots.c.since, snapshots.c.min_game_time,
+                          snapshots.c.max_game_time).where(snapshots.c.campaign == campaign)
+        if upto is not None:
+            query = query.where(snapshots.c.position <= upto)
+        return list(self.conn.execute(query.order_by(snapshots.c.position)))
 
-    def put_snapshot(self, campaign: str, position: int, max_game_time: int, state: bytes) -> None:
+    def snapshot_state(self, campaign: str, position: int) -> Optional[bytes]:
+        return self.conn.execute(sa.select(snapshots.c.state).where(
+            snapshots.c.campaign == campaign, snapshots.c.position == position)).scalar()
+
+    def put_snapshot(self, campaign: str, position: int, *, since: int, min_game_time: Optional[int],
+                     max_game_time: int, state: bytes) -> None:
         exists = self.conn.execute(sa.select(snapshots.c.position).where(
             snapshots.c.campaign == campaign, snapshots.c.position == position)).first()
         if not exists:
-            self.conn.execute(snapshots.insert(), {"campaign": campaign, "position": position,
-                                                   "max_game_time": max_game_time, "state": state})
+            self.conn.execute(snapshots.insert(), {
+                "campaign": campaign, "position": position, "since": since, "min_game_time": min_game_time,
+                "max_game_time": max_game_time, "state": state})
 
     def drop_snapshots(self) -> int:
         return self.conn.execute(snapshots.delete()).rowcount
@@ -266,8 +351,11 @@ class Transaction:
 
 
 def envelope_from_row(row: sa.Row) -> Envelope:
-    data = row._mapping
-    return Envelope(**{**{c: data[c] for c in _COLUMNS}, "payload": json.loads(data["payload"])})
+    # The table's columns are the envelope's fields, in the same order.
+    (position, campaign, stream, version, type_, schema, game_time, recorded_at, session, actor, cause,
+     payload, prev_hash, hash_) = row
+    return Envelope(position, campaign, stream, version, type_, schema, game_time, recorded_at, session,
+                    actor, cause, json.loads(payload), prev_hash, hash_)
 
 
 def _row(envelope: Envelope) -> dict:

@@ -1,6 +1,5 @@
 """Every read model of a campaign, folded together in (game_time, position)
-order. Rebuilding from nothing is the only path for now; snapshots come
-with time travel."""
+order, from nothing or from a snapshot's world."""
 
 from __future__ import annotations
 
@@ -36,8 +35,7 @@ def apply(world: World, e: Envelope) -> World:
                  downtime.apply(world.downtime, e))
 
 
-def fold(envelopes: Iterable[Envelope]) -> World:
-    world = EMPTY
+def fold(envelopes: Iterable[Envelope], world: World = EMPTY) -> World:
     for e in envelopes:
         world = apply(world, e)
     return world

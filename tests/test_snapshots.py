@@ -6,9 +6,10 @@ from pathlib import Path
 import pytest
 from freezegun import freeze_time
 
-from ledger.commands.base import _world, load
+from ledger import replay
+from ledger.commands.base import load
 from ledger.store import Store
-from projections.timeline import Pin, recorded
+from projections.timeline import Pin
 
 FIXTURE = Path(__file__).parent.parent / "fixtures" / "open-table.tally"
 
@@ -34,15 +35,23 @@ def history(tally_sqlite):
     return t
 
 
+def plan(tx, name, point):
+    """The snapshot and ranges a query at the point would use, or None (fold from nothing)."""
+    upto = replay.seen_upto(tx, point)
+    return replay._plan(tx, name, upto, point.as_of, list(tx.read(name, types=["ledger.voided"], upto=upto)))
+
+
 def worlds_agree(store, point):
     with store.reading() as tx:
         fast = load(tx, None, point=point)
         slow = load(tx, None, point=point, use_snapshots=False)
-        resolved = point.resolve(fast.campaign.calendar)
-        used = _world(tx, fast.name, list(tx.read(fast.name)), recorded(list(tx.read(fast.name)), resolved),
-                      resolved) is not None
+        used = plan(tx, fast.name, fast.point) is not None
     assert fast.world == slow.world, point
     return used
+
+
+def now(tx):
+    return plan(tx, "Central Oregon", Pin().resolve(None))
 
 
 def test_the_snapshot_path_equals_a_rebuild_from_nothing_at_300_random_points(history):
@@ -64,13 +73,10 @@ def test_the_snapshot_path_equals_a_rebuild_from_nothing_at_300_random_points(hi
 def test_a_late_fact_or_a_void_makes_older_snapshots_unusable(history):
     store = Store(history.url)
     with store.reading() as tx:
-        envelopes = list(tx.read("Central Oregon"))
-        now = _world(tx, "Central Oregon", envelopes, envelopes, Pin().resolve(None))
-    assert now is None  # the void recorded after every snapshot withdraws an event inside them
+        assert now(tx) is None  # the void recorded after every snapshot withdraws an event inside them
     history.ok("db", "snapshot")  # a fresh one serves again
     with store.reading() as tx:
-        envelopes = list(tx.read("Central Oregon"))
-        assert _world(tx, "Central Oregon", envelopes, envelopes, Pin().resolve(None)) is not None
+        assert now(tx) is not None
     store.dispose()
 
 
@@ -98,9 +104,10 @@ def test_a_snapshot_from_read_models_of_another_shape_is_never_used(history, mon
     history.ok("db", "snapshot")
     store = Store(history.url)
     with store.reading() as tx:
-        envelopes = list(tx.read("Central Oregon"))
-        assert _world(tx, "Central Oregon", envelopes, envelopes, Pin().resolve(None)) is not None
+        assert now(tx) is not None
+        with_snapshot = replay.world_at(tx, "Central Oregon", Pin().resolve(None))
         monkeypatch.setattr(snapshots, "shape", lambda: "another-version")
-        assert _world(tx, "Central Oregon", envelopes, envelopes, Pin().resolve(None)) is None
+        assert snapshots.load(tx.snapshot_state("Central Oregon", now(tx)[0])) is None
+        assert replay.world_at(tx, "Central Oregon", Pin().resolve(None)) == with_snapshot  # from nothing
     store.dispose()
     assert history.ok("char", "show", "Nureddine", "--json").json["name"] == "Nureddine"  # folds from nothing

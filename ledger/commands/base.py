@@ -5,19 +5,20 @@ from __future__ import annotations
 
 import re
 from contextvars import ContextVar
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
+from functools import cached_property
 from typing import Callable, Optional, Sequence, TypeVar
 
+from ledger import replay
 from ledger.envelope import Envelope, NewEvent
 from ledger.errors import BadInput, NotFound, RuleRefused
 from ledger.store import Store, Transaction
 from projections import campaign as campaign_model
 from projections import dice as dice_model
-from projections import snapshots
 from projections import world as world_model
 from projections.names import key
 from projections.stable import Character
-from projections.timeline import Pin, Point, recorded, visible
+from projections.timeline import Pin, Point
 
 T = TypeVar("T")
 
@@ -28,13 +29,31 @@ LATE_FACT: ContextVar[Optional[str]] = ContextVar("late_fact", default=None)
 
 @dataclass
 class Context:
+    """The campaign as a command or query sees it. The world comes from the
+    nearest usable snapshot; the full event list and the dice history are
+    read only by the few commands that ask for them."""
+
     tx: Transaction
     name: str
     actor: str
-    envelopes: list[Envelope]  # the campaign's events recorded by the point, position order
+    point: Point  # the point resolved in the campaign's calendar
+    upto: int  # the last position the point sees
     world: world_model.World
-    dice: dice_model.DiceState
-    versions: dict[str, int] = field(default_factory=dict)
+
+    @cached_property
+    def envelopes(self) -> list[Envelope]:
+        """The campaign's events recorded by the point, voids included, in position order."""
+        return list(self.tx.read(self.name, upto=self.upto))
+
+    @cached_property
+    def dice(self) -> dice_model.DiceState:
+        """Every dice epoch up to the point (reads every roll: for listings and audits)."""
+        return dice_model.fold(self.tx.read(self.name, upto=self.upto, types=replay.DICE_TYPES))
+
+    @cached_property
+    def epoch(self) -> Optional[dice_model.Epoch]:
+        """The open dice epoch, or None (reads only the latest epoch's events)."""
+        return replay.current_epoch_state(self.tx, self.name, self.upto).current
 
     @property
     def campaign(self) -> campaign_model.CampaignState:
@@ -58,7 +77,7 @@ class Context:
         """What a once-per-session limit counts in: the session, or the downtime epoch."""
         if self.session is not None:
             return f"session {self.session.number}"
-        epoch = self.dice.current
+        epoch = self.epoch
         return f"downtime epoch {epoch.number if epoch else 0}"
 
     def require(self, module: str) -> None:
@@ -93,71 +112,42 @@ def load(tx: Transaction, name: Optional[str], actor: str = "", point: Optional[
     day and it becomes the context's today, so the command decides against
     the campaign as it stood then."""
     name = resolve_campaign(tx, name)
-    envelopes = list(tx.read(name))
-    versions: dict[str, int] = {}
-    for e in envelopes:
-        versions[e.stream] = e.version
-    founding = campaign_model.fold(envelopes[:1])
-    calendar = founding.calendar
+    founding = tx.first(name)
+    founded = campaign_model.fold([founding])
+    calendar = founded.calendar
     resolved = (point or Pin()).resolve(calendar)
     if game_date is not None:
         resolved = Point(as_of=calendar.parse_or_day(game_date))
-    if resolved.as_of is not None and resolved.as_of < founding.start:
-        raise BadInput(f"campaign {name} begins on {calendar.format(founding.start)}, after "
+    start = founded.start
+    if resolved.as_of is not None and resolved.as_of < start:
+        raise BadInput(f"campaign {name} begins on {calendar.format(start)}, after "
                        f"{calendar.format(resolved.as_of)}")
-    held = recorded(envelopes, resolved)
-    world = _world(tx, name, envelopes, held, resolved) if use_snapshots else None
-    world = world or world_model.fold(visible(envelopes, resolved))
-    if world.campaign is None:
+    upto = replay.seen_upto(tx, resolved)
+    if upto < founding.position:
         raise NotFound(f"campaign {name} was not yet recorded at that point (it begins at event "
-                       f"{envelopes[0].position}, recorded {envelopes[0].recorded_at})")
+                       f"{founding.position}, recorded {founding.recorded_at})")
+    world = replay.world_at(tx, name, resolved, use_snapshots=use_snapshots, upto=upto)
     if resolved.as_of is not None:  # the world's now is the day asked for
         world = replace(world, campaign=replace(world.campaign, today=resolved.as_of))
-    return Context(tx=tx, name=name, actor=actor, envelopes=held, world=world,
-                   dice=dice_model.fold(held), versions=versions)
-
-
-SNAPSHOT_EVERY = 1000  # events between automatic snapshots
-
-
-def _world(tx: Transaction, name: str, envelopes: list[Envelope], held: list[Envelope], point: Point):
-    """The world from the nearest usable snapshot, or None to fold from nothing."""
-    if not held:
-        return None
-    row = tx.latest_snapshot(name, held[-1].position)
-    if row is None:
-        return None
-    later = [e for e in held if e.position > row.position]
-    if not snapshots.usable(row.position, row.max_game_time, later, point):
-        return None
-    base = snapshots.load(row.state)
-    return None if base is None else snapshots.fold_from(base, row.position, envelopes, point)
-
-
-def take_snapshot(tx: Transaction, name: str, envelopes: list[Envelope]) -> int:
-    """Snapshot the world after every event recorded so far; its position."""
-    world = world_model.fold(visible(envelopes))
-    last = envelopes[-1].position
-    tx.put_snapshot(name, last, max(e.game_time for e in envelopes), snapshots.dump(world))
-    return last
+    return Context(tx=tx, name=name, actor=actor, point=resolved, upto=upto, world=world)
 
 
 def record(store: Store, name: Optional[str], actor: str,
            decide: Callable[[Context], Sequence[NewEvent]], *, game_date: Optional[str] = None) -> list[Envelope]:
     """Load, decide, append — one transaction, all or nothing. ``game_date``
-    (or LATE_FACT, set by `tally --game-date`) logs a fact late."""
+    (or LATE_FACT, set by `tally --game-date`) logs a fact late.
+
+    The transaction holds the write lock from before the load, so the stream
+    versions the store assigns are the ones the decision was taken against."""
     game_date = game_date or LATE_FACT.get()
     with store.transaction() as tx:
         ctx = load(tx, name, actor, game_date=game_date)
         # Everything recorded while a session is open belongs to it.
         new_events = [e if e.session is not None else replace(e, session=ctx.session_number)
                       for e in decide(ctx)]
-        expected = {e.stream: ctx.versions.get(e.stream, 0) for e in new_events}
-        appended = tx.append(ctx.name, new_events, actor=actor, expected=expected)
+        appended = tx.append(ctx.name, new_events, actor=actor)
         if appended:  # derived data, in the same transaction: a snapshot every SNAPSHOT_EVERY events
-            last = tx.latest_snapshot(ctx.name, appended[-1].position)
-            if appended[-1].position - (last.position if last else 0) >= SNAPSHOT_EVERY:
-                take_snapshot(tx, ctx.name, ctx.envelopes + appended)
+            replay.take_due_snapshot(tx, ctx.name)
         return appended
 
 

@@ -30,7 +30,7 @@ def open_epoch(tx: Transaction, campaign: str, number: int, game_time: int,
 
 
 def current_epoch(ctx: Context) -> Epoch:
-    epoch = ctx.dice.current
+    epoch = ctx.epoch
     if epoch is None:  # every campaign opens epoch 1, every reveal the next
         raise RuleRefused("no dice epoch is open in this campaign")
     return epoch

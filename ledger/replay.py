@@ -1,0 +1,157 @@
+"""A campaign's world at any point on the three time axes, from the nearest
+usable snapshot, reading only the stretches of the log that can change it.
+
+Snapshots tile the log. Snapshot k, at position P(k), was taken after P(k-1)
+(its ``since``) and knows the earliest game day among the campaign's events
+in (P(k-1), P(k)] and the latest game day G(k) up to P(k). A snapshot at P
+serves a query that sees the events up to N when
+
+* every event up to P is seen (P ≤ N);
+* no event in (P, N] belongs to a day before G (a fact logged late would
+  have to be folded before events already inside the snapshot);
+* no void in (P, N] withdraws an event at or before P;
+* a game-date pin T is not before G.
+
+The events then folded on top are those in (P, N] on days up to T that no
+void withdraws; a tile whose earliest day is after T holds none and is never
+read. Without a usable snapshot the world is folded from nothing, streamed
+from the database in fold order, so memory stays flat however long the log.
+
+The events a pin sees are a prefix of the log: transaction time never runs
+backwards along positions, so "recorded by an instant" is "up to the last
+position recorded by then".
+"""
+
+from __future__ import annotations
+
+from typing import Iterable, Iterator, Optional
+
+from ledger.envelope import Envelope
+from ledger.store import Transaction
+from projections import dice as dice_model
+from projections import snapshots
+from projections import world as world_model
+from projections.timeline import VOID, Point
+
+SNAPSHOT_EVERY = 1000  # campaign events between snapshots
+DICE_TYPES = ("dice.committed", "dice.client_seed_set", "dice.revealed", "dice.rolled")
+_NEVER = float("inf")
+
+
+def seen_upto(tx: Transaction, point: Point) -> int:
+    """The last position the point sees: everything up to it, nothing after."""
+    limit = tx.head()[0]
+    if point.at_event is not None:
+        limit = min(limit, point.at_event)
+    if point.as_recorded is not None:
+        limit = min(limit, tx.recorded_prefix(point.as_recorded))
+    return limit
+
+
+def world_at(tx: Transaction, name: str, point: Point, *, use_snapshots: bool = True,
+             upto: Optional[int] = None) -> world_model.World:
+    """Every read model of the campaign as the point sees it."""
+    upto = seen_upto(tx, point) if upto is None else upto
+    voids = list(tx.read(name, types=[VOID], upto=upto))
+    withdrawn = {v.payload["target"] for v in voids}
+    plan = _plan(tx, name, upto, point.as_of, voids) if use_snapshots else None
+    base = snapshots.load(tx.snapshot_state(name, plan[0])) if plan else None
+    if base is None:  # fold from nothing, streamed in fold order
+        return world_model.fold(_facts(tx.read(name, upto=upto, until_day=point.as_of, fold_order=True),
+                                       withdrawn))
+    facts = [e for after, until in plan[1]
+             for e in _facts(tx.read(name, after=after, upto=until, until_day=point.as_of), withdrawn)]
+    facts.sort(key=lambda e: (e.game_time, e.position))
+    return world_model.fold(facts, base)
+
+
+def _facts(envelopes: Iterable[Envelope], withdrawn: set[int]) -> Iterator[Envelope]:
+    return (e for e in envelopes if e.type != VOID and e.position not in withdrawn)
+
+
+def _plan(tx: Transaction, name: str, upto: int, day: Optional[int],
+          voids: list[Envelope]) -> Optional[tuple[int, list[tuple[int, int]]]]:
+    """The snapshot to start from and the (after, upto] ranges to read, or None."""
+    tiles = tx.snapshot_tiles(name, upto)
+    if not tiles:
+        return None
+    last = tiles[-1].position
+    tail_first_day = tx.game_days(name, last, upto)[0] if upto > last else None
+    earliest_after = _NEVER if tail_first_day is None else tail_first_day  # over (P(k), upto]
+    pending_voids = sorted(voids, key=lambda v: v.position)
+    lowest_target = _NEVER  # the earliest event withdrawn by a void in (P(k), upto]
+    chosen = None
+    for k in range(len(tiles) - 1, -1, -1):
+        tile = tiles[k]
+        while pending_voids and pending_voids[-1].position > tile.position:
+            lowest_target = min(lowest_target, pending_voids.pop().payload["target"])
+        if ((day is None or tile.max_game_time <= day) and earliest_after >= tile.max_game_time
+                and lowest_target > tile.position):
+            chosen = k
+            break
+        if k == 0 or tile.since != tiles[k - 1].position:
+            return None  # the tiles below are not contiguous with this one: fold from nothing
+        if tile.min_game_time is not None:
+            earliest_after = min(earliest_after, tile.min_game_time)
+    if chosen is None:
+        return None
+    ranges = [(t.since, t.position) for t in tiles[chosen + 1:]
+              if day is None or (t.min_game_time is not None and t.min_game_time <= day)]
+    if upto > last and (day is None or (tail_first_day is not None and tail_first_day <= day)):
+        ranges.append((last, upto))
+    return tiles[chosen].position, _merged(ranges)
+
+
+def _merged(ranges: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    merged: list[tuple[int, int]] = []
+    for after, until in ranges:
+        if merged and merged[-1][1] == after:
+            merged[-1] = (merged[-1][0], until)
+        else:
+            merged.append((after, until))
+    return merged
+
+
+def current_epoch_state(tx: Transaction, name: str, upto: int) -> dice_model.DiceState:
+    """The dice state of the latest epoch alone: what a roll needs, read with
+    one index seek and the events since that epoch opened."""
+    committed = tx.latest_of(name, "dice.committed", upto=upto)
+    if committed is None:
+        return dice_model.DiceState()
+    return dice_model.fold(tx.read(name, after=committed.position - 1, upto=upto, types=DICE_TYPES))
+
+
+def take_snapshot(tx: Transaction, name: str, position: Optional[int] = None) -> Optional[int]:
+    """Snapshot the world after the campaign's events up to ``position`` (default:
+    all); its position, or None if a snapshot is already there or later."""
+    position = tx.campaign_head(name, position)
+    tiles = tx.snapshot_tiles(name)
+    since = tiles[-1].position if tiles else 0
+    if position is None or position <= since:
+        return None
+    world = world_at(tx, name, Point(), upto=position)
+    tx.put_snapshot(name, position, since=since, min_game_time=tx.game_days(name, since, position)[0],
+                    max_game_time=tx.last_day(name, position), state=snapshots.dump(world))
+    return position
+
+
+def take_due_snapshot(tx: Transaction, name: str) -> Optional[int]:
+    """After an append: a snapshot if SNAPSHOT_EVERY campaign events have passed since the last."""
+    tiles = tx.snapshot_tiles(name)
+    since = tiles[-1].position if tiles else 0
+    if tx.count(name, after=since) < SNAPSHOT_EVERY:
+        return None
+    return take_snapshot(tx, name)
+
+
+def build_snapshots(tx: Transaction, name: str, every: int = SNAPSHOT_EVERY) -> list[int]:
+    """Snapshots every ``every`` campaign events from the last one to the head
+    (after an import, or after `tally db snapshot --drop`), and one at the head."""
+    tiles = tx.snapshot_tiles(name)
+    since = tiles[-1].position if tiles else 0
+    taken = []
+    for position in tx.positions(name, after=since, every=every) + [None]:
+        at = take_snapshot(tx, name, position)
+        if at is not None:
+            taken.append(at)
+    return taken

@@ -1,0 +1,51 @@
+"""Snapshots say what lies between them; events are found by type in position order.
+
+Each snapshot row now also records ``since`` (the campaign's previous
+snapshot when it was taken) and ``min_game_time`` (the earliest game day
+among the campaign's events in ``(since, position]``). With those, a query
+knows which stretches of the log can hold a fact logged late, or a fact for
+the day it asks about, and reads only those. Snapshots are derived data, so
+the old rows are dropped rather than converted; the next command takes new ones.
+
+The type index gains ``position``, so "the latest event of this type up to
+here" is one index seek on PostgreSQL as on SQLite.
+
+Revision ID: 0003
+Revises: 0002
+"""
+import sqlalchemy as sa
+from alembic import op
+
+revision = "0003"
+down_revision = "0002"
+branch_labels = None
+depends_on = None
+
+_POSITION = sa.BigInteger().with_variant(sa.Integer, "sqlite")
+
+
+def _snapshots(*extra: sa.Column) -> None:
+    op.create_table(
+        "snapshots",
+        sa.Column("campaign", sa.String(80), nullable=False),
+        sa.Column("position", _POSITION, nullable=False),
+        *extra,
+        sa.Column("max_game_time", sa.Integer, nullable=False),
+        sa.Column("state", sa.LargeBinary, nullable=False),
+        sa.PrimaryKeyConstraint("campaign", "position", name="pk_snapshots"),
+    )
+
+
+def upgrade() -> None:
+    op.drop_table("snapshots")
+    _snapshots(sa.Column("since", _POSITION, nullable=False),
+               sa.Column("min_game_time", sa.Integer, nullable=True))
+    op.drop_index("ix_events_campaign_type", "events")
+    op.create_index("ix_events_campaign_type", "events", ["campaign", "type", "position"])
+
+
+def downgrade() -> None:
+    op.drop_index("ix_events_campaign_type", "events")
+    op.create_index("ix_events_campaign_type", "events", ["campaign", "type"])
+    op.drop_table("snapshots")
+    _snapshots()
