@@ -37,13 +37,36 @@ def generate(events: int = typer.Option(..., "--events", help="About how many ev
 @app.command("run")
 @guarded
 def run(events: int = typer.Option(20_000, "--events", help="Size of the generated campaign."),
-        db: Optional[str] = typer.Option(None, "--bench-db", help="A PostgreSQL URL to measure instead of SQLite."),
+        backend: str = typer.Option("sqlite", "--backend",
+                                    help="sqlite (a file), or postgresql (a throwaway server, or --bench-db)."),
+        db: Optional[str] = typer.Option(None, "--bench-db", help="An empty PostgreSQL database to measure in, instead of a throwaway server."),
+        peer: bool = typer.Option(True, "--peer/--no-peer",
+                                  help="Also run the workload through the eventsourcing library, if installed."),
         json: bool = JSON_OPTION) -> None:
-    """Measure import, verify, rebuild, appends, as-of queries and CLI start on one campaign."""
+    """Measure import, verify, rebuild, appends, as-of queries, CLI start and
+    concurrent writers on one generated campaign; print each figure beside its target."""
     from ledger.benchmark import run as measure
 
-    figures = measure(events, db)
+    if events < 1000:
+        raise BadInput("--events: benchmark at least 1000 events")
+    if backend not in ("sqlite", "postgresql"):
+        raise BadInput(f"--backend must be sqlite or postgresql, not {backend!r}")
+    if db is not None and not db.startswith("postgresql"):
+        raise BadInput("--bench-db takes a PostgreSQL URL (postgresql+psycopg://user@host/db) of an empty database")
+    figures = measure(events, backend="postgresql" if db else backend, url=db, peer=peer)
     if json:
         print_json(figures)
         return
-    print_pairs([(k.replace("_", " "), v) for k, v in figures.items() if k != "targets"])
+    targets = figures.pop("targets")
+    peer_figures = figures.pop("eventsourcing", None)
+    rows = []
+    for name, value in figures.items():
+        goal = targets.get(name)
+        mark = "" if goal is None else f"  (target {goal['target']:,}: {'met' if goal['met'] else 'MISSED'})"
+        rows.append((name.replace("_", " "), f"{value:,}{mark}" if isinstance(value, (int, float))
+                     and not isinstance(value, bool) else value))
+    if peer_figures:
+        for side, values in peer_figures.items():
+            if isinstance(values, dict):
+                rows += [(f"{side} {k.replace('_', ' ')}", f"{v:,}") for k, v in values.items()]
+    print_pairs(rows)

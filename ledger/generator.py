@@ -104,7 +104,9 @@ def generate(out, *, events: int, players: int = 40, years: int = 3, seed: int =
                                                   flatterable=True, sacrifice="a broken weapon"), day)
         cast[name]["god"] = True
     session, cash_events = 0, []
-    last_day = START_DAY + 364 * years
+    # Sessions spread evenly over the years asked for: weekly at a small table, many
+    # a day at an open table with many tables running (about 75 events a session).
+    step = 364 * years / max(1, events // 75)
     while w.count < events:
         session += 1
         party = rng.sample(list(cast), k=min(len(cast), rng.randint(3, 6)))
@@ -145,15 +147,16 @@ def generate(out, *, events: int, players: int = 40, years: int = 3, seed: int =
                 succeeded=won, period=f"session {session}"), day, session, roll)
             cast[wager_to]["cash"] -= wager
             cast[wager_to]["wealth"] += won
-        end = day + rng.randint(1, 5)
+        end = day + (rng.randint(1, min(5, int(step) - 1)) if step >= 2 else 0)
         for name in party:
             w.emit(cast[name]["stream"], s.BoonGained(character=name, reason="session"), end, session)
         epochs.reveal(end, session)
         epochs.open(end)
         w.emit(f"session:{session}", s.SessionClosed(number=session, start=day, end=end, havens=sorted(party)),
                end, session, opened)
-        day = min(last_day, end + 7)
-        w.emit("calendar", CalendarAdvanced(from_day=end, to_day=day, days=day - end, why="a week in town"), day)
+        day = max(end, START_DAY + int(session * step))
+        if day > end:
+            w.emit("calendar", CalendarAdvanced(from_day=end, to_day=day, days=day - end, why="time in town"), day)
         who = rng.choice(list(cast))
         cash_events.append(w.emit(cast[who]["stream"], s.CashChanged(character=who, delta=2, why="a job"), day))
         cast[who]["cash"] += 2
@@ -162,7 +165,8 @@ def generate(out, *, events: int, players: int = 40, years: int = 3, seed: int =
             w.emit(cast[who]["stream"], s.CashChanged(character=who, delta=1, why="remembered late"), late)
             cast[who]["cash"] += 1
         if rng.random() < 0.05 and len(cash_events) > 3:
-            target = cash_events.pop(rng.randrange(len(cash_events) - 1))
+            # A mistake noticed within a few weeks (see docs/performance.md on voids of old events).
+            target = cash_events.pop(rng.randrange(max(0, len(cash_events) - 6), len(cash_events) - 1))
             w.emit("campaign", c.EventVoided(target=target, target_type="cash.changed", reason="mis-recorded",
                                              ruled_by="referee"), day, cause=target)
     return w.count

@@ -121,37 +121,65 @@ def current_epoch_state(tx: Transaction, name: str, upto: int) -> dice_model.Dic
     return dice_model.fold(tx.read(name, after=committed.position - 1, upto=upto, types=DICE_TYPES))
 
 
-def take_snapshot(tx: Transaction, name: str, position: Optional[int] = None) -> Optional[int]:
+def take_snapshot(tx: Transaction, name: str, position: Optional[int] = None,
+                  world: Optional[world_model.World] = None) -> Optional[int]:
     """Snapshot the world after the campaign's events up to ``position`` (default:
-    all); its position, or None if a snapshot is already there or later."""
+    all); its position, or None if a snapshot is already there or later.
+    ``world``: that world, when the caller has already folded it."""
     position = tx.campaign_head(name, position)
     tiles = tx.snapshot_tiles(name)
     since = tiles[-1].position if tiles else 0
     if position is None or position <= since:
         return None
-    world = world_at(tx, name, Point(), upto=position)
+    if world is None:
+        world = world_at(tx, name, Point(), upto=position)
     tx.put_snapshot(name, position, since=since, min_game_time=tx.game_days(name, since, position)[0],
                     max_game_time=tx.last_day(name, position), state=snapshots.dump(world))
     return position
 
 
-def take_due_snapshot(tx: Transaction, name: str) -> Optional[int]:
-    """After an append: a snapshot if SNAPSHOT_EVERY campaign events have passed since the last."""
+def take_due_snapshot(tx: Transaction, name: str, appended: list[Envelope]) -> Optional[int]:
+    """After an append: a snapshot if SNAPSHOT_EVERY campaign events have passed
+    since the last one, or at once if the append made the last one unusable
+    (a void of an event inside it, or a fact for a day before its last), so
+    the next command starts from a snapshot again."""
     tiles = tx.snapshot_tiles(name)
-    since = tiles[-1].position if tiles else 0
-    if tx.count(name, after=since) < SNAPSHOT_EVERY:
+    if tiles:
+        last = tiles[-1]
+        spoiled = any(e.game_time < last.max_game_time
+                      or (e.type == VOID and e.payload["target"] <= last.position) for e in appended)
+        if not spoiled and tx.count(name, after=last.position) < SNAPSHOT_EVERY:
+            return None
+    elif tx.count(name) < SNAPSHOT_EVERY:
         return None
     return take_snapshot(tx, name)
 
 
 def build_snapshots(tx: Transaction, name: str, every: int = SNAPSHOT_EVERY) -> list[int]:
     """Snapshots every ``every`` campaign events from the last one to the head
-    (after an import, or after `tally db snapshot --drop`), and one at the head."""
+    (after an import, or after `tally db snapshot --drop`), and one at the head.
+
+    The world is carried forward from one snapshot to the next while the
+    events between can simply be folded on; where a late fact or a void
+    intervenes, it is found from the snapshots as any query would."""
     tiles = tx.snapshot_tiles(name)
     since = tiles[-1].position if tiles else 0
+    world = snapshots.load(tx.snapshot_state(name, since)) if tiles else world_model.EMPTY
+    last_day = tiles[-1].max_game_time if tiles else None
     taken = []
-    for position in tx.positions(name, after=since, every=every) + [None]:
-        at = take_snapshot(tx, name, position)
-        if at is not None:
-            taken.append(at)
-    return taken
+    for position in tx.positions(name, after=since, every=every) + [tx.campaign_head(name)]:
+        if position is None or position <= since:
+            continue
+        between = list(tx.read(name, after=since, upto=position))
+        carried = world is not None and all(
+            (last_day is None or e.game_time >= last_day) and (e.type != VOID or e.payload["target"] > since)
+            for e in between)
+        if carried:
+            withdrawn = {e.payload["target"] for e in between if e.type == VOID}
+            world = world_model.fold(sorted(_facts(between, withdrawn), key=lambda e: (e.game_time, e.position)),
+                                     world)
+        else:
+            world = world_at(tx, name, Point(), upto=position)
+        taken.append(take_snapshot(tx, name, position, world))
+        since, last_day = position, tx.last_day(name, position)
+    return [p for p in taken if p is not None]

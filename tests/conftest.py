@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from tests.pgserver import PostgresServer, find_bindir
+from ledger.pgserver import PostgresServer, find_bindir
 
 BACKENDS = ["sqlite", "postgresql"]
 

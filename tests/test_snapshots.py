@@ -70,19 +70,26 @@ def test_the_snapshot_path_equals_a_rebuild_from_nothing_at_300_random_points(hi
     store.dispose()
 
 
-def test_a_late_fact_or_a_void_makes_older_snapshots_unusable(history):
+def test_a_late_fact_or_a_void_spoils_older_snapshots_so_a_fresh_one_is_taken_at_once(history):
     store = Store(history.url)
+    log = history.ok("log", "--json").json
+    late = next(e["position"] for e in log if e["payload"].get("why") == "remembered late")
+    void = next(e["position"] for e in log if e["type"] == "ledger.voided")
     with store.reading() as tx:
-        assert now(tx) is None  # the void recorded after every snapshot withdraws an event inside them
-    history.ok("db", "snapshot")  # a fresh one serves again
-    with store.reading() as tx:
-        assert now(tx) is not None
+        tiles = [t.position for t in tx.snapshot_tiles("Central Oregon")]
+        assert late in tiles and void in tiles  # taken in the command's own transaction
+        assert now(tx)[0] >= void
+        # A point that sees the void cannot start before it: the void withdraws event 21, inside them all.
+        assert plan(tx, "Central Oregon", Pin(at_event=void).resolve(None))[0] == void
+        # A point just before the void still uses the older snapshots.
+        assert plan(tx, "Central Oregon", Pin(at_event=void - 1).resolve(None))[0] < void
     store.dispose()
 
 
 def test_deleting_every_snapshot_loses_nothing(history):
     before = history.ok("char", "list", "--json").json
-    assert "dropped 3 snapshot(s)" in history.ok("db", "snapshot", "--drop").stdout
+    # three taken by hand, one after the late fact, one after the void
+    assert "dropped 5 snapshot(s)" in history.ok("db", "snapshot", "--drop").stdout
     assert history.ok("char", "list", "--json").json == before
 
 
@@ -111,3 +118,43 @@ def test_a_snapshot_from_read_models_of_another_shape_is_never_used(history, mon
         assert replay.world_at(tx, "Central Oregon", Pin().resolve(None)) == with_snapshot  # from nothing
     store.dispose()
     assert history.ok("char", "show", "Nureddine", "--json").json["name"] == "Nureddine"  # folds from nothing
+
+
+def test_tiled_snapshots_serve_every_axis_of_a_long_campaign_and_agree_with_a_rebuild(tmp_path):
+    """A generated campaign (late facts, voids) snapshotted every 50 events: at
+    random points on the three axes the snapshot path equals a fold from
+    nothing, and it reads only a few stretches of the log."""
+    import io
+
+    from ledger.generator import NAME, generate
+    from ledger.transfer import import_file
+
+    path = tmp_path / "gen.jsonl"
+    buffer = io.StringIO()
+    generate(buffer, events=4000, players=8, years=2, seed=11)
+    path.write_text(buffer.getvalue())
+    store = Store(f"sqlite:///{tmp_path / 'tiles.db'}")
+    import_file(store, str(path), snapshots=False)
+    with store.transaction() as tx:
+        taken = replay.build_snapshots(tx, NAME, every=50)
+    assert len(taken) >= 4000 // 50
+    rng = random.Random(5)
+    with store.reading() as tx:
+        head = tx.head()[0]
+        first, last = tx.first(NAME).game_time, tx.last_day(NAME, head)
+        instants = [tx.get(rng.randint(1, head)).recorded_at for _ in range(40)]
+    points = ([Pin(at_event=rng.randint(1, head)) for _ in range(40)]
+              + [Pin(as_of=f"day:{rng.randint(first, last)}") for _ in range(40)]
+              + [Pin(as_recorded=at) for at in instants]
+              + [Pin(at_event=rng.randint(1, head), as_of=f"day:{rng.randint(first, last)}") for _ in range(40)])
+    served = 0
+    with store.reading() as tx:
+        for point in points:
+            fast = load(tx, NAME, point=point)
+            assert fast.world == load(tx, NAME, point=point, use_snapshots=False).world, point
+            chosen = plan(tx, NAME, fast.point)
+            if chosen is not None:
+                served += 1
+                assert sum(until - after for after, until in chosen[1]) < 1000  # a few tiles, not the log
+    assert served > 0.9 * len(points)
+    store.dispose()

@@ -146,8 +146,8 @@ def record(store: Store, name: Optional[str], actor: str,
         new_events = [e if e.session is not None else replace(e, session=ctx.session_number)
                       for e in decide(ctx)]
         appended = tx.append(ctx.name, new_events, actor=actor)
-        if appended:  # derived data, in the same transaction: a snapshot every SNAPSHOT_EVERY events
-            replay.take_due_snapshot(tx, ctx.name)
+        if appended:  # derived data, in the same transaction
+            replay.take_due_snapshot(tx, ctx.name, appended)
         return appended
 
 

@@ -1,4 +1,4 @@
-"""A throwaway PostgreSQL server for the test suite: initdb on a temporary
+"""A throwaway PostgreSQL server for the test suite and the benchmark: initdb on a temporary
 folder, loopback only, a free port, stopped and deleted at the end.
 
 PostgreSQL refuses to run as root; when the suite runs as root (as CI does)
