@@ -3,21 +3,82 @@
 from __future__ import annotations
 
 import sys
+from importlib import import_module
 from typing import Optional
 
 import typer
 
-from cli import (
-    bench, calendar, campaign, company, db, dice, downtime, economy, followers, gods, history, ledger, schedule, script, session,
-    skirmish, stable, wolves,
-    xp,
-)
-from cli.context import Options, guarded
-from ledger.commands.base import LATE_FACT
+from typer.core import TyperGroup
+
+from cli.context import Options
+from ledger.commands.late import LATE_FACT  # noqa: E402
+
+# Negative numbers are arguments here (`tally cash Astrid -3`), not options.
+SIGNED = {"ignore_unknown_options": True}
+
+# Each command group and command, by the module that holds it. A module is
+# imported only when its command runs (or for --help): `tally roll` does not
+# load the code of every rules module before it can answer.
+GROUPS = {
+    "campaign": ("campaign", "app"), "dice": ("dice", "app"), "db": ("db", "app"),
+    "calendar": ("calendar", "app"), "downtime": ("downtime", "app"), "project": ("downtime", "project_app"),
+    "schedule": ("schedule", "app"), "scheduler": ("schedule", "runner_app"), "bench": ("bench", "app"),
+    "player": ("stable", "player_app"), "char": ("stable", "char_app"), "session": ("session", "app"),
+    "treasure": ("economy", "treasure_app"), "wealth": ("economy", "wealth_app"),
+    "stronghold": ("company", "stronghold_app"), "follower": ("followers", "app"), "god": ("gods", "app"),
+    "vow": ("xp", "vow_app"), "companion": ("wolves", "companion_app"), "boast": ("wolves", "boast_app"),
+    "ship": ("wolves", "ship_app"), "wages": ("wolves", "wages_app"), "luck": ("skirmish", "luck_app"),
+    "wound": ("skirmish", "wound_app"), "skirmish": ("skirmish", "skirmish_app"),
+}
+# name: (module, function, wrap in guarded, context settings)
+COMMANDS = {
+    "roll": ("dice", "roll", True, None), "audit": ("dice", "audit", True, None),
+    "odds": ("dice", "odds", True, None), "log": ("ledger", "log", True, None),
+    "verify": ("ledger", "verify", True, None), "void": ("ledger", "void", True, None),
+    "export": ("ledger", "export", True, None), "import": ("ledger", "import_", True, None),
+    "script": ("script", "script", True, None), "why": ("history", "why", False, None),
+    "diff": ("history", "diff", False, None), "stable": ("stable", "stable", False, None),
+    "retire": ("stable", "retire", False, None), "down-and-out": ("session", "down_and_out", False, None),
+    "buy": ("economy", "buy", False, None), "sell": ("economy", "sell", False, None),
+    "company": ("company", "company", False, None), "cash": ("economy", "cash", False, SIGNED),
+    "rep": ("company", "rep", False, SIGNED), "xp": ("xp", "xp", False, SIGNED),
+    "silver": ("wolves", "silver", False, SIGNED), "hire": ("wolves", "hire", False, None),
+    "dismiss": ("wolves", "dismiss", False, None),
+}
+
+
+def _load(name: str) -> "typer.core.TyperCommand | TyperGroup":
+    if name in GROUPS:
+        module, attribute = GROUPS[name]
+        # get_group, not get_command: a group of one command (player add) stays a group.
+        return typer.main.get_group(getattr(import_module(f"cli.{module}"), attribute))
+    module, function, guard, settings = COMMANDS[name]
+    command = getattr(import_module(f"cli.{module}"), function)
+    if guard:
+        from cli.context import guarded
+
+        command = guarded(command)
+    single = typer.Typer(add_completion=False)
+    single.command(name, context_settings=settings)(command)
+    return typer.main.get_command(single)
+
+
+class LazyGroup(TyperGroup):
+    """The top-level group: a command's module is imported when it is asked for."""
+
+    def list_commands(self, ctx) -> list[str]:
+        return list(GROUPS) + list(COMMANDS)
+
+    def get_command(self, ctx, name: str):
+        command = super().get_command(ctx, name)
+        if command is None and (name in GROUPS or name in COMMANDS):
+            command = _load(name)
+            self.add_command(command, name)
+        return command
 
 
 app = typer.Typer(
-    no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False,
+    cls=LazyGroup, no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False,
     help="Tallystick: a referee's campaign ledger. Every roll, haul and ruling is an immutable event.",
 )
 
@@ -37,58 +98,6 @@ def main_options(
     if game_date is not None:
         token = LATE_FACT.set(game_date)
         ctx.call_on_close(lambda: LATE_FACT.reset(token))
-
-
-app.add_typer(campaign.app, name="campaign")
-app.add_typer(dice.app, name="dice")
-app.add_typer(db.app, name="db")
-app.add_typer(calendar.app, name="calendar")
-app.add_typer(downtime.app, name="downtime")
-app.add_typer(downtime.project_app, name="project")
-app.add_typer(schedule.app, name="schedule")
-app.add_typer(schedule.runner_app, name="scheduler")
-app.add_typer(bench.app, name="bench")
-app.add_typer(stable.player_app, name="player")
-app.add_typer(stable.char_app, name="char")
-app.add_typer(session.app, name="session")
-app.add_typer(economy.treasure_app, name="treasure")
-app.add_typer(economy.wealth_app, name="wealth")
-app.add_typer(company.stronghold_app, name="stronghold")
-app.add_typer(followers.app, name="follower")
-app.add_typer(gods.app, name="god")
-app.add_typer(xp.vow_app, name="vow")
-app.add_typer(wolves.companion_app, name="companion")
-app.add_typer(wolves.boast_app, name="boast")
-app.add_typer(wolves.ship_app, name="ship")
-app.add_typer(wolves.wages_app, name="wages")
-app.add_typer(skirmish.luck_app, name="luck")
-app.add_typer(skirmish.wound_app, name="wound")
-app.add_typer(skirmish.skirmish_app, name="skirmish")
-app.command("roll")(guarded(dice.roll))
-app.command("audit")(guarded(dice.audit))
-app.command("odds")(guarded(dice.odds))
-app.command("log")(guarded(ledger.log))
-app.command("verify")(guarded(ledger.verify))
-app.command("void")(guarded(ledger.void))
-app.command("export")(guarded(ledger.export))
-app.command("import")(guarded(ledger.import_))
-app.command("script")(guarded(script.script))
-app.command("why")(history.why)
-app.command("diff")(history.diff)
-app.command("stable")(stable.stable)
-app.command("retire")(stable.retire)
-app.command("down-and-out")(session.down_and_out)
-app.command("buy")(economy.buy)
-app.command("sell")(economy.sell)
-app.command("company")(company.company)
-# Negative numbers are arguments here (`tally cash Astrid -3`), not options.
-SIGNED = {"ignore_unknown_options": True}
-app.command("cash", context_settings=SIGNED)(economy.cash)
-app.command("rep", context_settings=SIGNED)(company.rep)
-app.command("xp", context_settings=SIGNED)(xp.xp)
-app.command("silver", context_settings=SIGNED)(wolves.silver)
-app.command("hire")(wolves.hire)
-app.command("dismiss")(wolves.dismiss)
 
 
 # Commands whose own --game-date means something else (the session's dates).

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Optional, Union
+from typing import TYPE_CHECKING, Any, Optional, Union
 
-from ledger.events.registry import EventModel, decode
+if TYPE_CHECKING:  # the models are imported only where events are recorded or decoded
+    from ledger.events.registry import EventModel
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,6 +35,8 @@ class Envelope:
     @property
     def event(self) -> EventModel:
         """The payload as its typed, upcast model."""
+        from ledger.events.registry import decode
+
         return decode(self.type, self.schema, self.payload)
 
 

@@ -4,12 +4,12 @@ inside the write transaction, and one way to append its decision."""
 from __future__ import annotations
 
 import re
-from contextvars import ContextVar
 from dataclasses import dataclass, replace
 from functools import cached_property
 from typing import Callable, Optional, Sequence, TypeVar
 
 from ledger import replay
+from ledger.commands.late import LATE_FACT
 from ledger.envelope import Envelope, NewEvent
 from ledger.errors import BadInput, NotFound, RuleRefused
 from ledger.store import Store, Transaction
@@ -22,9 +22,6 @@ from projections.timeline import Pin, Point
 
 T = TypeVar("T")
 
-# The in-game date a command logs its facts on, when it is not today (a fact
-# logged late). Set for one invocation by `tally --game-date DATE …`.
-LATE_FACT: ContextVar[Optional[str]] = ContextVar("late_fact", default=None)
 
 
 @dataclass

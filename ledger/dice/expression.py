@@ -160,7 +160,9 @@ def parse(text: str) -> Expression:
 def _parser():
     from lark import Lark
 
-    return Lark(GRAMMAR, parser="lalr")
+    # cache: the built parser is kept in a file in the temporary folder (keyed by the
+    # grammar and lark version), so a roll at the table does not rebuild it each time.
+    return Lark(GRAMMAR, parser="lalr", cache=True)
 
 
 def _number(token) -> int:

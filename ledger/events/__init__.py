@@ -1,6 +1,11 @@
-"""Every event type the ledger knows, one module per area."""
+"""Every event type the ledger knows, one module per area.
 
-from ledger.events import calendar, campaign, coeac, dice, downtime, gods, skirmish, stable, wolves, xp  # noqa: F401  (registers the types)
+The modules are imported when first needed — by a command that records one
+of their events, or by the registry when it decodes — so a roll at the table
+does not build the models of every rules module first."""
+
 from ledger.events.registry import EventModel, decode, known_types, model_for, register
 
-__all__ = ["EventModel", "decode", "known_types", "model_for", "register"]
+MODULES = ("calendar", "campaign", "coeac", "dice", "downtime", "gods", "skirmish", "stable", "wolves", "xp")
+
+__all__ = ["EventModel", "MODULES", "decode", "known_types", "model_for", "register"]

@@ -110,5 +110,10 @@ def _adapter() -> TypeAdapter:
 
 
 def _load_all() -> None:
-    # Importing the package registers every event type exactly once.
-    import ledger.events  # noqa: F401
+    # Importing a module registers its event types, exactly once.
+    from importlib import import_module
+
+    from ledger.events import MODULES
+
+    for name in MODULES:
+        import_module(f"ledger.events.{name}")
