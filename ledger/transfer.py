@@ -9,6 +9,7 @@ the lines beyond the database's head are appended. All or nothing.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import re
@@ -110,31 +111,42 @@ def build_all_snapshots(store: Store) -> int:
         return sum(len(build_snapshots(tx, name)) for name in tx.campaigns())
 
 
+def _no_floats(text: str):
+    raise ValueError(f"the ledger stores whole numbers only, not {text}")
+
+
 def _read_line(line: bytes, number: int, prev_hash: str) -> dict[str, Any]:
     """A checked line as the row to store (payload as its canonical text)."""
     where = f"line {number}"
     try:
-        data = json.loads(line.decode("utf-8"))
+        text = line.decode("utf-8").rstrip("\r\n")
+        data = json.loads(text, parse_float=_no_floats, parse_constant=_no_floats)
     except UnicodeDecodeError:
         raise BadInput(f"{where}: not UTF-8 text") from None
-    except ValueError:
-        raise BadInput(f"{where}: not valid JSON (each line must be one exported event)") from None
+    except ValueError as exc:
+        detail = str(exc) if "whole numbers" in str(exc) else "not valid JSON (each line must be one exported event)"
+        raise BadInput(f"{where}: {detail}") from None
     if not isinstance(data, dict):
         raise BadInput(f"{where}: not an event object")
     missing = [f for f in (*HASHED_FIELDS, "hash") if f not in data]
-    extra = sorted(set(data) - set(HASHED_FIELDS) - {"hash"})
-    if missing or extra:
+    if missing or len(data) != len(HASHED_FIELDS) + 1:
+        extra = sorted(set(data) - set(HASHED_FIELDS) - {"hash"})
         raise BadInput(f"{where}: {'missing field ' + missing[0] if missing else 'unknown field ' + extra[0]}")
     _check_types(data, where)
     try:
         decode(data["type"], data["schema"], data["payload"])
     except TallyError as exc:
         raise BadInput(f"{where}: {exc}") from None
-    try:
+    if _CANONICAL(data) == text:
+        # As tally exports it: the line is the canonical JSON of the envelope, so the
+        # hashed body is the line without its hash member, and the payload text is
+        # already canonical. No second encoding.
+        body = text.replace(f',"hash":"{data["hash"]}"', "", 1)
+        matches = hashlib.sha256(body.encode("utf-8")).hexdigest() == data["hash"]
+        payload_text = text[text.index(',"payload":') + 11:text.rindex(',"position":')]
+    else:  # reformatted by hand or by another tool: re-encode, then hash
         payload_text = canonical_json(data["payload"])
         matches = stored_hash({**data, "payload": payload_text}) == data["hash"]
-    except BadInput:
-        matches = False
     if not matches:
         raise BadInput(f"{where}: the hash does not match the event's contents (altered?); nothing imported")
     if data["position"] != number:
@@ -144,7 +156,11 @@ def _read_line(line: bytes, number: int, prev_hash: str) -> dict[str, Any]:
         )
     if data["prev_hash"] != prev_hash:
         raise BadInput(f"{where}: does not follow the line before it (reordered or cut?); nothing imported")
-    return {**data, "payload": payload_text}
+    data["payload"] = payload_text
+    return data
+
+
+_CANONICAL = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode
 
 
 def _check_types(data: dict[str, Any], where: str) -> None:

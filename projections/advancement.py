@@ -39,6 +39,13 @@ def _update(state: Advancement, name: str, **changes) -> Advancement:
     return Advancement({**state.progress, key(name): replace(state.of(name), **changes)})
 
 
+TYPES = frozenset({"xp.awarded", "level.attained", "vow.sworn", "vow.abandoned", "vow.fulfilled"})
+
+
+def reacts_to(event_type: str) -> bool:
+    return event_type in TYPES
+
+
 def apply(state: Advancement, e: Envelope) -> Advancement:
     p = e.payload
     if e.type == "xp.awarded":

@@ -57,6 +57,15 @@ def _update(state: Band, name: str, **changes) -> Band:
     return replace(state, raiders={**state.raiders, key(name): replace(state.of(name), **changes)})
 
 
+TYPES = frozenset({"wolves.outfitted", "treasure.divided", "treasure.set_aside_paid", "silver.changed",
+                   "companion.joined", "companion.left", "hireling.hired", "hireling.dismissed", "wages.paid",
+                   "boast.made", "boast.resolved", "ship.acquired"})
+
+
+def reacts_to(event_type: str) -> bool:
+    return event_type in TYPES
+
+
 def apply(state: Band, e: Envelope) -> Band:
     p, t = e.payload, e.type
     if t == "wolves.outfitted":

@@ -18,7 +18,6 @@ class CampaignState:
     start: int
     today: int
     settings: dict[str, str] = field(default_factory=dict)
-    events: int = 0
     world_day: int = 0  # the shared world's date: the start, moved on only by calendar.advanced
 
     @property
@@ -29,16 +28,21 @@ class CampaignState:
         return module in self.rules
 
 
+def reacts_to(event_type: str) -> bool:
+    return True  # any event may move the campaign's today on
+
+
 def apply(state: Optional[CampaignState], envelope: Envelope) -> Optional[CampaignState]:
     p = envelope.payload
     if envelope.type == "campaign.created":
         return CampaignState(
             name=p["name"], rules=tuple(p["rules"]), calendar_spec=p["calendar"],
-            start=p["start"], today=p["start"], settings=defaults(p["rules"]), events=1, world_day=p["start"],
+            start=p["start"], today=p["start"], settings=defaults(p["rules"]), world_day=p["start"],
         )
     if state is None:
         return None
-    state = replace(state, events=state.events + 1, today=max(state.today, envelope.game_time))
+    if envelope.game_time > state.today:
+        state = replace(state, today=envelope.game_time)
     if envelope.type == "calendar.advanced":
         return replace(state, world_day=max(state.world_day, p["to_day"]))
     if envelope.type == "campaign.setting_changed":

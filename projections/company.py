@@ -45,6 +45,13 @@ class Company:
                 "reputation": {name: value for name, value in self.reputation.values()}}
 
 
+TYPES = frozenset({"stronghold.founded", "stronghold.attempted", "reputation.changed"})
+
+
+def reacts_to(event_type: str) -> bool:
+    return event_type in TYPES
+
+
 def apply(state: Company, e: Envelope) -> Company:
     p = e.payload
     if e.type == "stronghold.founded":

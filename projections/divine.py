@@ -53,6 +53,10 @@ def _update(state: Divine, name: str, **changes) -> Divine:
     return Divine({**state.standings, k: replace(state.standings[k], **changes)})
 
 
+def reacts_to(event_type: str) -> bool:
+    return event_type.startswith("god.")
+
+
 def apply(state: Divine, e: Envelope) -> Divine:
     p, t = e.payload, e.type
     if t == "god.adopted":

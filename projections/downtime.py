@@ -20,6 +20,13 @@ class Downtime:
         return self.projects.get(key(name))
 
 
+TYPES = frozenset({"downtime.acted", "project.started", "project.ticked"})
+
+
+def reacts_to(event_type: str) -> bool:
+    return event_type in TYPES
+
+
 def apply(state: Downtime, e: Envelope) -> Downtime:
     p = e.payload
     if e.type == "downtime.acted":

@@ -45,15 +45,24 @@ class Session:
 
 @dataclass(frozen=True)
 class Sessions:
-    sessions: tuple[Session, ...] = ()
+    """Closed sessions, oldest first, and the open one apart: an event during
+    play touches only the open session, never the whole history."""
+
+    closed: tuple[Session, ...] = ()
+    open_session: Optional[Session] = None
+
+    @property
+    def sessions(self) -> tuple[Session, ...]:
+        """Every session, oldest first."""
+        return self.closed + ((self.open_session,) if self.open_session else ())
 
     @property
     def current(self) -> Optional[Session]:
-        return self.sessions[-1] if self.sessions and self.sessions[-1].open else None
+        return self.open_session
 
     @property
     def next_number(self) -> int:
-        return len(self.sessions) + 1
+        return len(self.closed) + (2 if self.open_session else 1)
 
     def get(self, number: int) -> Optional[Session]:
         return next((s for s in self.sessions if s.number == number), None)
@@ -65,29 +74,35 @@ class Sessions:
         return max(ends) if ends else None
 
 
-def _update_current(state: Sessions, **changes) -> Sessions:
-    return Sessions(state.sessions[:-1] + (replace(state.sessions[-1], **changes),))
+def reacts_to(event_type: str) -> bool:
+    return True  # any event during play marks that play has begun
 
 
 def apply(state: Sessions, e: Envelope) -> Sessions:
     p = e.payload
     if e.type == "session.opened":
-        return Sessions(state.sessions + (Session(p["number"], p["start"], dict(p["activated"]),
-                                                  opened_at=e.position),))
-    current = state.current
+        opened = Session(p["number"], p["start"], dict(p["activated"]), opened_at=e.position)
+        if state.open_session is not None:  # never recorded so (one open session at a time), but lose nothing
+            return Sessions(state.closed + (state.open_session,), opened)
+        return Sessions(state.closed, opened)
+    current = state.open_session
     if current is None or e.session != current.number:
         return state
     if e.type == "session.closed":
-        return _update_current(state, end=p["end"])
+        # What only an open session needs (has play begun?) is dropped once it closes.
+        closed = replace(current, end=p["end"], play_positions=(), income_rolls=frozenset())
+        return Sessions(state.closed + (closed,), None)
+    changes: dict = {}
     if e.type == "treasure.found":
-        state = _update_current(state, found=current.found + p["cash"])
+        changes["found"] = current.found + p["cash"]
     elif e.type == "treasure.divided":
-        state = _update_current(state, divided=current.divided + p["total"])
+        changes["divided"] = current.divided + p["total"]
     elif e.type == "character.died":
-        state = _update_current(state, deaths=current.deaths + (p["name"],))
+        changes["deaths"] = current.deaths + (p["name"],)
     elif e.type == "income.rolled" and e.cause is not None:
-        state = _update_current(state, income_rolls=current.income_rolls | {e.cause})
-    current = state.current
+        changes["income_rolls"] = current.income_rolls | {e.cause}
     if e.type not in OPENING:
-        state = _update_current(state, play_positions=current.play_positions + (e.position,))
-    return state
+        changes["play_positions"] = current.play_positions + (e.position,)
+    return Sessions(state.closed, replace(current, **changes)) if changes else state
+
+

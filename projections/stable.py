@@ -146,6 +146,11 @@ _HANDLERS = {
 }
 
 
+def reacts_to(event_type: str) -> bool:
+    """Whether apply can change the stable for this event type (the world folds only those)."""
+    return event_type == "character.created" or event_type in _HANDLERS
+
+
 def apply(state: Stable, e: Envelope) -> Stable:
     if e.type == "character.created":
         state = _created(state, e.payload, e.position)

@@ -3,7 +3,7 @@ order, from nothing or from a snapshot's world."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import Iterable, Optional
 
 from ledger.envelope import Envelope
@@ -27,12 +27,24 @@ EMPTY = World(None, stable.Stable(), sessions.Sessions(), company.Company(), div
               advancement.Advancement(), band.Band(), skirmishers.Skirmishers(), downtime.Downtime())
 
 
+MODELS = (campaign, stable, sessions, company, divine, advancement, band, skirmishers, downtime)
+_FIELDS = tuple(f.name for f in fields(World))
+_REACTING: dict[str, tuple[int, ...]] = {}  # event type -> the read models that fold it
+
+
+def _reacting(event_type: str) -> tuple[int, ...]:
+    found = _REACTING.get(event_type)
+    if found is None:
+        found = _REACTING[event_type] = tuple(i for i, m in enumerate(MODELS) if m.reacts_to(event_type))
+    return found
+
+
 def apply(world: World, e: Envelope) -> World:
-    return World(campaign.apply(world.campaign, e), stable.apply(world.stable, e),
-                 sessions.apply(world.sessions, e), company.apply(world.company, e),
-                 divine.apply(world.divine, e), advancement.apply(world.advancement, e),
-                 band.apply(world.band, e), skirmishers.apply(world.skirmish, e),
-                 downtime.apply(world.downtime, e))
+    """Fold one event into the read models that react to its type; the others are left as they are."""
+    parts = [getattr(world, name) for name in _FIELDS]
+    for i in _reacting(e.type):
+        parts[i] = MODELS[i].apply(parts[i], e)
+    return World(*parts)
 
 
 def fold(envelopes: Iterable[Envelope], world: World = EMPTY) -> World:

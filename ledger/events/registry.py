@@ -109,11 +109,18 @@ def _adapter() -> TypeAdapter:
     return TypeAdapter(union)
 
 
+_loaded = False
+
+
 def _load_all() -> None:
     # Importing a module registers its event types, exactly once.
+    global _loaded
+    if _loaded:
+        return
     from importlib import import_module
 
     from ledger.events import MODULES
 
     for name in MODULES:
         import_module(f"ledger.events.{name}")
+    _loaded = True

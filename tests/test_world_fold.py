@@ -1,0 +1,59 @@
+"""The world folds each event only into the read models that react to its
+type. That is a speed-up, never a change of meaning: over every fixture
+campaign and a generated one, it gives what folding every event into every
+read model gives."""
+
+import io
+from pathlib import Path
+
+import pytest
+
+from ledger.generator import generate
+from ledger.store import Store
+from ledger.transfer import import_file
+from projections import world
+from projections.timeline import visible
+
+FIXTURES = Path(__file__).parent.parent / "fixtures"
+
+
+def every_model_sees_every_event(envelopes):
+    state = world.EMPTY
+    for e in envelopes:
+        state = world.World(*(model.apply(getattr(state, name), e)
+                              for model, name in zip(world.MODELS, world._FIELDS)))
+    return state
+
+
+@pytest.mark.parametrize("campaign, script", [("Central Oregon", None), ("Wolves", "wolves-start.tally"),
+                                              ("Bifrost", "bifrost-gods.tally")])
+def test_folding_by_type_changes_nothing_in_the_fixture_campaigns(tally_sqlite, campaign, script):
+    t = tally_sqlite
+    if script is None:
+        t.ok("script", str(FIXTURES / "open-table.tally"), "--quiet")
+    else:
+        t.ok("--campaign", campaign, "script", str(FIXTURES / script), "--quiet")
+    store = Store(t.url)
+    envelopes = visible(store.read(campaign))
+    store.dispose()
+    assert len({e.type for e in envelopes}) > 10
+    assert world.fold(envelopes) == every_model_sees_every_event(envelopes)
+
+
+def test_folding_by_type_changes_nothing_in_a_generated_campaign(tmp_path):
+    buffer = io.StringIO()
+    generate(buffer, events=3000, seed=4)
+    path = tmp_path / "g.jsonl"
+    path.write_text(buffer.getvalue())
+    store = Store(f"sqlite:///{tmp_path / 'g.db'}")
+    import_file(store, str(path), snapshots=False)
+    envelopes = visible(store.read())
+    store.dispose()
+    assert world.fold(envelopes) == every_model_sees_every_event(envelopes)
+
+
+def test_every_model_says_which_event_types_it_folds():
+    for model in world.MODELS:
+        assert callable(model.reacts_to), model.__name__
+    assert world._reacting("god.black_mark") == tuple(
+        i for i, m in enumerate(world.MODELS) if m.__name__.split(".")[-1] in ("campaign", "sessions", "divine"))
