@@ -73,7 +73,7 @@ def _database(backend: str, url: Optional[str], work: Path) -> Iterator[str]:
 
 def run(events: int, *, backend: str = "sqlite", url: Optional[str] = None, seed: int = 1,
         appends: int = 500, queries: int = 20, peer: bool = True) -> dict:
-    from ledger.chain import verify_rows
+    from ledger.chain import verify_stored
     from ledger.generator import NAME, generate
     from ledger.store import Store
     from ledger.transfer import build_all_snapshots, import_file
@@ -97,7 +97,7 @@ def run(events: int, *, backend: str = "sqlite", url: Optional[str] = None, seed
             figures["snapshot_build_events_per_s"] = round(written / seconds)
 
             with store.reading() as tx:
-                (count, _), seconds = _timed(lambda: verify_rows(r._mapping for r in tx.raw_rows()))
+                (count, _), seconds = _timed(lambda: verify_stored(tx.raw_rows()))
             figures["verify_events_per_s"] = round(count / seconds)
 
             rebuild = _helper("rebuild", target, NAME)
@@ -196,7 +196,7 @@ def _cli_start(url: str, name: str) -> dict:
 
 def _writers(url: str, per_writer: int) -> dict:
     """WRITERS processes appending at once: nothing lost, the chain still valid."""
-    from ledger.chain import verify_rows
+    from ledger.chain import verify_stored
     from ledger.store import Store
 
     store = Store(url)
@@ -210,7 +210,7 @@ def _writers(url: str, per_writer: int) -> dict:
     seconds = time.perf_counter() - start
     with store.reading() as tx:
         added = tx.head()[0] - before
-        count, _ = verify_rows(r._mapping for r in tx.raw_rows())
+        count, _ = verify_stored(tx.raw_rows())
     store.dispose()
     return {"writers": WRITERS, "writers_events_per_s": round(added / seconds),
             "writers_lost": WRITERS * per_writer - added, "writers_failed": len(failed),

@@ -80,21 +80,47 @@ def stored_hash(fields: Mapping[str, Any]) -> str:
     return hashlib.sha256(body.encode("utf-8")).hexdigest()
 
 
+COLUMNS = ("position", "campaign", "stream", "version", "type", "schema", "game_time", "recorded_at",
+           "session", "actor", "cause", "payload", "prev_hash", "hash")  # as stored, in the table's order
+
+
 def verify_rows(rows: Iterable[Mapping[str, Any]]) -> tuple[int, str]:
     """Walk stored rows (payload as canonical text) in position order; return
     (count, head hash) or raise ChainBroken naming the first position that fails.
 
     The hash is taken over the stored payload text as it is, so a payload
     altered in any byte — even only its spacing — no longer matches."""
+    return verify_stored(tuple(fields[c] for c in COLUMNS) for fields in rows)
+
+
+def _row_hash(row: tuple) -> str:
+    """``stored_hash`` of a row as a tuple in COLUMNS order: the same bytes, with
+    no mapping built. Whole numbers are formatted with ``d``, so a value of any
+    other type raises instead of passing for a number."""
+    (position, campaign, stream, version, type_, schema, game_time, recorded_at, session, actor, cause,
+     payload, prev_hash, _) = row
+    body = (f'{{"actor":{_STRING(actor)},"campaign":{_STRING(campaign)},"cause":{_value(cause)},'
+            f'"game_time":{game_time:d},"payload":{payload},"position":{position:d},'
+            f'"prev_hash":{_STRING(prev_hash)},"recorded_at":{_STRING(recorded_at)},"schema":{schema:d},'
+            f'"session":{_value(session)},"stream":{_STRING(stream)},"type":{_STRING(type_)},"version":{version:d}}}')
+    return hashlib.sha256(body.encode("utf-8")).hexdigest()
+
+
+def verify_stored(rows: Iterable[tuple]) -> tuple[int, str]:
+    """verify_rows over rows as tuples in COLUMNS order (as the store reads them)."""
     expected_position, prev = 1, GENESIS
-    for fields in rows:
-        position = fields["position"]
+    for row in rows:
+        position = row[0]
         if position != expected_position:
             raise ChainBroken(expected_position, f"position {expected_position} is missing (found {position})")
-        if fields["prev_hash"] != prev:
+        if row[12] != prev:
             raise ChainBroken(position, "prev_hash does not match the hash of the event before it")
-        if stored_hash(fields) != fields["hash"]:
+        try:
+            matches = _row_hash(row) == row[13]
+        except (TypeError, ValueError):  # a number stored as something else
+            matches = False
+        if not matches:
             raise ChainBroken(position, "stored hash does not match its contents (altered?)")
-        prev = fields["hash"]
+        prev = row[13]
         expected_position += 1
     return expected_position - 1, prev

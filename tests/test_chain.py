@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from ledger.chain import GENESIS, canonical_json, event_hash, verify_rows
+from ledger.chain import COLUMNS, GENESIS, canonical_json, event_hash, verify_rows, verify_stored
 from ledger.errors import ChainBroken
 
 FIELDS = {
@@ -69,7 +69,7 @@ def test_the_stored_hash_is_the_documented_hash_byte_for_byte():
     from hypothesis import given, settings
     from hypothesis import strategies as st
 
-    from ledger.chain import stored_hash
+    from ledger.chain import COLUMNS, _row_hash, stored_hash
 
     text = st.text(min_size=1, max_size=20)
     scalars = st.one_of(st.none(), st.integers(-10**12, 10**12), text, st.booleans())
@@ -82,5 +82,19 @@ def test_the_stored_hash_is_the_documented_hash_byte_for_byte():
                   "cause": cause, "session": session, "payload": payload}
         stored = {**fields, "payload": canonical_json(payload)}
         assert stored_hash(stored) == event_hash(fields)
+        # and the store's own path, over a row as a tuple
+        row = tuple({**stored, "hash": ""}[c] for c in COLUMNS)
+        assert _row_hash(row) == event_hash(fields)
 
     check()
+
+
+def test_a_number_stored_as_text_is_a_broken_chain_not_a_crash():
+    row = dict(FIELDS, payload="{}", hash="")
+    row["hash"] = event_hash({**row, "payload": {}})
+    good = tuple(row[c] for c in COLUMNS)
+    assert verify_stored([good]) == (1, row["hash"])
+    for column in ("game_time", "version", "schema"):
+        bad = tuple(str(v) + "x" if c == column else v for c, v in zip(COLUMNS, good))
+        with pytest.raises(ChainBroken, match="altered"):
+            verify_stored([bad])

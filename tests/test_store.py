@@ -10,7 +10,7 @@ import pytest
 import sqlalchemy as sa
 from freezegun import freeze_time
 
-from ledger.chain import GENESIS, verify_rows
+from ledger.chain import GENESIS, verify_stored
 from ledger.envelope import NewEvent, Pending
 from ledger.errors import BadInput, ConcurrencyConflict, StoreError
 from ledger.events.campaign import SettingChanged
@@ -30,7 +30,7 @@ def store(db_url):
 
 def verify(store):
     with store.reading() as tx:
-        return verify_rows(r._mapping for r in tx.raw_rows())
+        return verify_stored(tx.raw_rows())
 
 
 def test_positions_are_global_gapless_and_start_at_one(store):
