@@ -51,13 +51,12 @@ def log(
 
 def verify(ctx: typer.Context, json: bool = JSON_OPTION) -> None:
     """Walk the hash chain of the whole database; exit 1 at the first break."""
-    from ledger.chain import verify_stored
+    from ledger.verification import verify_database
     from ledger.errors import ChainBroken
 
     store = options(ctx).store()
     try:
-        with store.reading() as tx:
-            count, head = verify_stored(tx.raw_rows())
+        count, head = verify_database(store)
     except ChainBroken as broken:
         if json:
             print_json({"ok": False, "position": broken.position, "reason": broken.reason})

@@ -106,9 +106,10 @@ def _row_hash(row: tuple) -> str:
     return hashlib.sha256(body.encode("utf-8")).hexdigest()
 
 
-def verify_stored(rows: Iterable[tuple]) -> tuple[int, str]:
-    """verify_rows over rows as tuples in COLUMNS order (as the store reads them)."""
-    expected_position, prev = 1, GENESIS
+def verify_stored(rows: Iterable[tuple], *, start: int = 1, prev: str = GENESIS) -> tuple[int, str]:
+    """verify_rows over rows as tuples in COLUMNS order (as the store reads them),
+    from position ``start`` whose prev_hash must be ``prev``; (count, last hash)."""
+    expected_position = start
     for row in rows:
         position = row[0]
         if position != expected_position:
@@ -123,4 +124,4 @@ def verify_stored(rows: Iterable[tuple]) -> tuple[int, str]:
             raise ChainBroken(position, "stored hash does not match its contents (altered?)")
         prev = row[13]
         expected_position += 1
-    return expected_position - 1, prev
+    return expected_position - start, prev

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 import os
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import Callable, Iterable, Iterator, Mapping, Optional, Sequence
 
@@ -306,10 +306,26 @@ class Transaction:
             .where(events.c.campaign == campaign, events.c.position <= upto)
         ).scalar()
 
-    def raw_rows(self, after: int = 0) -> Iterator[tuple]:
-        """Rows as stored (payload as text), as tuples in the table's column order, for verification."""
-        query = sa.select(events).where(events.c.position > after).order_by(events.c.position)
-        for partition in self.conn.execute(query.execution_options(yield_per=5000)).partitions():
+    def raw_rows(self, after: int = 0, upto: Optional[int] = None) -> Iterator[tuple]:
+        """Rows as stored (payload as text), as tuples in the table's column order, for verification.
+        On SQLite straight from the driver's cursor; on PostgreSQL from a server-side cursor."""
+        sql = f"SELECT {', '.join(_COLUMNS)} FROM events WHERE position > ?"
+        params: tuple = (after,)
+        if upto is not None:
+            sql, params = sql + " AND position <= ?", (after, upto)
+        sql += " ORDER BY position"
+        if self.conn.dialect.name == "sqlite":
+            cursor = self.conn.connection.driver_connection.cursor()
+            try:
+                cursor.execute(sql, params)
+                while batch := cursor.fetchmany(5000):
+                    yield from batch
+            finally:  # if the caller stopped early, the connection may already be gone
+                with suppress(self.conn.dialect.dbapi.Error):
+                    cursor.close()
+            return
+        result = self.conn.execution_options(yield_per=5000).exec_driver_sql(sql.replace("?", "%s"), params)
+        for partition in result.partitions():
             yield from partition
 
     def campaigns(self) -> list[str]:

@@ -127,6 +127,7 @@ def tamper(url: str, sql: str) -> None:
     with engine.begin() as conn:
         if conn.dialect.name == "sqlite":
             conn.execute(sa.text("DROP TRIGGER events_no_update"))
+            conn.execute(sa.text("DROP TRIGGER events_no_delete"))
         else:
             conn.execute(sa.text("DROP TRIGGER events_no_change ON events"))
         conn.execute(sa.text(sql))
