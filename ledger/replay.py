@@ -127,14 +127,17 @@ def take_snapshot(tx: Transaction, name: str, position: Optional[int] = None,
     all); its position, or None if a snapshot is already there or later.
     ``world``: that world, when the caller has already folded it."""
     position = tx.campaign_head(name, position)
-    tiles = tx.snapshot_tiles(name)
-    since = tiles[-1].position if tiles else 0
+    last = tx.last_tile(name)
+    since = last.position if last else 0
     if position is None or position <= since:
         return None
     if world is None:
         world = world_at(tx, name, Point(), upto=position)
-    tx.put_snapshot(name, position, since=since, min_game_time=tx.game_days(name, since, position)[0],
-                    max_game_time=tx.last_day(name, position), state=snapshots.dump(world))
+    first_day, last_day = tx.game_days(name, since, position)  # over this tile only: an indexed range
+    if last is not None:
+        last_day = max(last.max_game_time, last_day if last_day is not None else last.max_game_time)
+    tx.put_snapshot(name, position, since=since, min_game_time=first_day, max_game_time=last_day,
+                    state=snapshots.dump(world))
     return position
 
 
@@ -143,9 +146,8 @@ def take_due_snapshot(tx: Transaction, name: str, appended: list[Envelope]) -> O
     since the last one, or at once if the append made the last one unusable
     (a void of an event inside it, or a fact for a day before its last), so
     the next command starts from a snapshot again."""
-    tiles = tx.snapshot_tiles(name)
-    if tiles:
-        last = tiles[-1]
+    last = tx.last_tile(name)
+    if last is not None:
         spoiled = any(e.game_time < last.max_game_time
                       or (e.type == VOID and e.payload["target"] <= last.position) for e in appended)
         if not spoiled and tx.count(name, after=last.position) < SNAPSHOT_EVERY:
@@ -162,10 +164,10 @@ def build_snapshots(tx: Transaction, name: str, every: int = SNAPSHOT_EVERY) -> 
     The world is carried forward from one snapshot to the next while the
     events between can simply be folded on; where a late fact or a void
     intervenes, it is found from the snapshots as any query would."""
-    tiles = tx.snapshot_tiles(name)
-    since = tiles[-1].position if tiles else 0
-    world = snapshots.load(tx.snapshot_state(name, since)) if tiles else world_model.EMPTY
-    last_day = tiles[-1].max_game_time if tiles else None
+    last = tx.last_tile(name)
+    since = last.position if last else 0
+    world = snapshots.load(tx.snapshot_state(name, since)) if last else world_model.EMPTY
+    last_day = last.max_game_time if last else None
     taken = []
     for position in tx.positions(name, after=since, every=every) + [tx.campaign_head(name)]:
         if position is None or position <= since:
@@ -180,6 +182,7 @@ def build_snapshots(tx: Transaction, name: str, every: int = SNAPSHOT_EVERY) -> 
                                      world)
         else:
             world = world_at(tx, name, Point(), upto=position)
-        taken.append(take_snapshot(tx, name, position, world))
-        since, last_day = position, tx.last_day(name, position)
-    return [p for p in taken if p is not None]
+        if take_snapshot(tx, name, position, world) is not None:
+            taken.append(position)
+        since, last_day = position, tx.last_tile(name).max_game_time
+    return taken

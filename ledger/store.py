@@ -347,6 +347,12 @@ class Transaction:
             query = query.where(snapshots.c.position <= upto)
         return list(self.conn.execute(query.order_by(snapshots.c.position)))
 
+    def last_tile(self, campaign: str) -> Optional[sa.Row]:
+        """The campaign's latest snapshot, without its state."""
+        return self.conn.execute(
+            sa.select(snapshots.c.position, snapshots.c.since, snapshots.c.min_game_time, snapshots.c.max_game_time)
+            .where(snapshots.c.campaign == campaign).order_by(snapshots.c.position.desc()).limit(1)).first()
+
     def snapshot_state(self, campaign: str, position: int) -> Optional[bytes]:
         return self.conn.execute(sa.select(snapshots.c.state).where(
             snapshots.c.campaign == campaign, snapshots.c.position == position)).scalar()

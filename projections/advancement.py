@@ -3,12 +3,13 @@ level waiting for safe time, and the open vow."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Optional
 
 from ledger.envelope import Envelope
 from ledger.rules.xp import level_for
 from projections.names import key
+from projections.frozen import replace
 
 
 @dataclass(frozen=True)

@@ -3,11 +3,12 @@ companions, hirelings and their wages, boasts, and the band's ships."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Optional
 
 from ledger.envelope import Envelope
 from projections.names import key
+from projections.frozen import replace
 
 
 @dataclass(frozen=True)

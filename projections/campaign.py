@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any, Iterable, Optional
 
 from ledger.calendar import Calendar, calendar_from_spec
 from ledger.envelope import Envelope
 from ledger.settings import defaults
+from projections.frozen import replace
 
 
 @dataclass(frozen=True)

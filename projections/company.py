@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 from ledger.envelope import Envelope
 from ledger.rules.coeac import garrison_population, tag_kind
 from projections.names import key
+from projections.frozen import replace
 
 
 @dataclass(frozen=True)

@@ -6,10 +6,11 @@ a voided roll still used its nonce, and the audit still checks it.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Iterable, Optional
 
 from ledger.envelope import Envelope
+from projections.frozen import replace
 
 
 @dataclass(frozen=True)

@@ -3,10 +3,11 @@ of what a span of downtime brings each character."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 from ledger.envelope import Envelope
 from projections.names import key
+from projections.frozen import replace
 
 WEEK = 7  # l.640: "one other substantial Downtime Action per week"
 

@@ -3,11 +3,12 @@ treasure, and whether play has begun (retirement is allowed only before)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Optional
 
 from ledger.envelope import Envelope
 from projections.names import key
+from projections.frozen import replace
 
 # What a session's opening logs by itself; anything else means play has begun.
 OPENING = {"session.opened", "income.rolled", "dice.committed", "dice.revealed", "dice.client_seed_set",

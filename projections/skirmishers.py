@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Optional
 
 from ledger.envelope import Envelope
 from ledger.rules.skirmish import WOUND_EFFECTS
 from projections.names import key
+from projections.frozen import replace
 
 
 @dataclass(frozen=True)

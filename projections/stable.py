@@ -3,12 +3,13 @@ sheet (status, boons, Cash, Wealth, HP, Skills, Saves)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Optional
 
 from ledger.envelope import Envelope
 from ledger.rules.coeac import lifestyle
 from projections.names import key
+from projections.frozen import replace
 
 
 @dataclass(frozen=True)

@@ -57,3 +57,23 @@ def test_every_model_says_which_event_types_it_folds():
         assert callable(model.reacts_to), model.__name__
     assert world._reacting("god.black_mark") == tuple(
         i for i, m in enumerate(world.MODELS) if m.__name__.split(".")[-1] in ("campaign", "sessions", "divine"))
+
+
+def test_the_quick_replace_holds_for_every_read_model_class():
+    import dataclasses
+    from types import ModuleType
+
+    from projections import frozen
+
+    modules = [m for m in vars(world).values() if isinstance(m, ModuleType) and m.__name__.startswith("projections.")]
+    classes = [c for m in modules for c in vars(m).values()
+               if isinstance(c, type) and dataclasses.is_dataclass(c) and c.__module__ == m.__name__]
+    assert len(classes) >= 10
+    for cls in classes:  # what frozen.replace relies on
+        assert not hasattr(cls, "__post_init__"), cls
+        assert all(f.init for f in dataclasses.fields(cls)), cls
+    session = world.sessions.Session(3, 10, {"ann": "Bo"})
+    assert frozen.replace(session, end=12) == dataclasses.replace(session, end=12)
+    assert frozen.replace(session, end=12) is not session and session.end is None
+    with pytest.raises(TypeError, match="no field 'ends'"):
+        frozen.replace(session, ends=12)

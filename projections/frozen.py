@@ -1,0 +1,25 @@
+"""A quicker ``dataclasses.replace`` for the read models' frozen dataclasses.
+
+Folding a long log replaces a record for nearly every event, and the
+standard ``replace`` re-runs ``__init__`` over every field each time. The
+read models have no ``__post_init__`` and no ``init=False`` fields (a test
+holds them to it), so a copy of the instance's fields with the changes laid
+over is the same value, made in a fraction of the time.
+"""
+
+from __future__ import annotations
+
+from typing import TypeVar
+
+T = TypeVar("T")
+
+
+def replace(obj: T, **changes) -> T:
+    fields = obj.__dict__
+    for name in changes:
+        if name not in fields:
+            raise TypeError(f"{type(obj).__name__} has no field {name!r}")
+    new = object.__new__(type(obj))
+    new.__dict__.update(fields)
+    new.__dict__.update(changes)
+    return new
