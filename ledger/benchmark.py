@@ -64,7 +64,7 @@ def _database(backend: str, url: Optional[str], work: Path) -> Iterator[str]:
     bindir = find_bindir()
     if bindir is None:
         raise BadInput("--backend postgresql needs the PostgreSQL server binaries (initdb, pg_ctl) or --bench-db URL")
-    server = PostgresServer(bindir).start()
+    server = PostgresServer(bindir, durable=True).start()
     try:
         yield server.new_database()
     finally:
@@ -96,6 +96,7 @@ def run(events: int, *, backend: str = "sqlite", url: Optional[str] = None, seed
             made, seconds = _timed(lambda: build_all_snapshots(store))
             figures["snapshots_built"] = made
             figures["snapshot_build_events_per_s"] = round(written / seconds)
+            figures.update(_sizes(store, target))
 
             (count, _), seconds = _timed(lambda: verify_database(store))
             figures["verify_events_per_s"] = round(count / seconds)
@@ -125,6 +126,20 @@ def _met(name: str, value, goal) -> Optional[bool]:
     if value is None:
         return None
     return value <= goal if name in LOWER_IS_BETTER else value >= goal
+
+
+def _sizes(store, url: str) -> dict:
+    """What the ledger costs on disk: the database, and a snapshot."""
+    import sqlalchemy as sa
+
+    with store.reading() as tx:
+        average = tx.conn.execute(sa.text("SELECT avg(length(state)) FROM snapshots")).scalar() or 0
+        if url.startswith("sqlite"):
+            pages = tx.conn.exec_driver_sql("PRAGMA page_count").scalar()
+            size = pages * tx.conn.exec_driver_sql("PRAGMA page_size").scalar()
+        else:
+            size = tx.conn.execute(sa.text("SELECT pg_database_size(current_database())")).scalar()
+    return {"database_mb": round(size / 2**20), "snapshot_kb": round(average / 1024, 1)}
 
 
 def _as_of(store, name: str, seed: int, queries: int, slow: int) -> dict:

@@ -38,8 +38,12 @@ def free_port() -> int:
 
 
 class PostgresServer:
-    def __init__(self, bindir: Path) -> None:
+    """``durable``: fsync on, as a real server runs (the benchmark); off for the
+    test suite, whose data is thrown away."""
+
+    def __init__(self, bindir: Path, durable: bool = False) -> None:
         self.bindir = bindir
+        self.durable = durable
         self.root = Path(tempfile.mkdtemp(prefix="tally-pg-"))
         self.data = self.root / "data"
         self.port = free_port()
@@ -59,7 +63,7 @@ class PostgresServer:
     def start(self) -> "PostgresServer":
         self._run(str(self.bindir / "initdb"), "-D", str(self.data), "-A", "trust", "-U", "tally",
                   "-E", "UTF8", "--no-sync", "--no-instructions")
-        options = f"-h 127.0.0.1 -p {self.port} -k {self.root} -F -c max_connections=60"
+        options = f"-h 127.0.0.1 -p {self.port} -k {self.root} {'' if self.durable else '-F '}-c max_connections=60"
         self._run(str(self.bindir / "pg_ctl"), "-D", str(self.data), "-l", str(self.root / "server.log"),
                   "-o", options, "-w", "-t", "60", "start")
         return self

@@ -36,7 +36,7 @@ events = Table(
     Column("hash", String(64), nullable=False),
     UniqueConstraint("campaign", "stream", "version", name="uq_events_stream_version"),
     Index("ix_events_campaign_game_time", "campaign", "game_time", "position"),
-    Index("ix_events_campaign_type", "campaign", "type", "position"),
+    Index("ix_events_type_campaign", "type", "campaign", "position"),
 )
 
 # The secret seed of each dice epoch, written in the same transaction as its

@@ -230,13 +230,16 @@ class Transaction:
             query = query.where(events.c.recorded_at <= recorded_by)
         if until_day is not None:
             query = query.where(events.c.game_time <= until_day)
+        if after and not (types or stream or session or fold_order):
+            query = _by_position(query)
         order = (events.c.game_time, events.c.position) if fold_order else (events.c.position,)
         for row in self.conn.execute(query.order_by(*order).execution_options(yield_per=2000)):
             yield envelope_from_row(row)
 
     def first(self, campaign: str) -> Optional[Envelope]:
-        """The campaign's first event (its campaign.created)."""
-        row = self.conn.execute(sa.select(events).where(events.c.campaign == campaign)
+        """The campaign's first event, its campaign.created (an index seek)."""
+        row = self.conn.execute(sa.select(events).where(events.c.type == "campaign.created",
+                                                        events.c.campaign == campaign)
                                 .order_by(events.c.position).limit(1)).first()
         return envelope_from_row(row) if row else None
 
@@ -263,7 +266,7 @@ class Transaction:
             events.c.campaign == campaign, events.c.position > after)
         if upto is not None:
             query = query.where(events.c.position <= upto)
-        return self.conn.execute(query).scalar_one()
+        return self.conn.execute(_by_position(query) if after else query).scalar_one()
 
     def positions(self, campaign: str, *, after: int = 0, every: int = 1) -> list[int]:
         """Every ``every``-th position of the campaign's events after ``after``."""
@@ -293,9 +296,9 @@ class Transaction:
 
     def game_days(self, campaign: str, after: int, upto: int) -> tuple[Optional[int], Optional[int]]:
         """The earliest and latest game day among the campaign's events in (after, upto]."""
-        row = self.conn.execute(
+        row = self.conn.execute(_by_position(
             sa.select(sa.func.min(events.c.game_time), sa.func.max(events.c.game_time))
-            .where(events.c.campaign == campaign, events.c.position > after, events.c.position <= upto)
+            .where(events.c.campaign == campaign, events.c.position > after, events.c.position <= upto))
         ).first()
         return row[0], row[1]
 
@@ -378,6 +381,15 @@ class Transaction:
             sa.select(dice_secrets.c.seed)
             .where(dice_secrets.c.campaign == campaign, dice_secrets.c.epoch == epoch)
         ).scalar()
+
+
+def _by_position(query: sa.Select) -> sa.Select:
+    """A query bounded by a range of positions reads that range of the table.
+
+    Without statistics SQLite takes ``campaign = ?`` for a selective index
+    and walks every event of the campaign; NOT INDEXED keeps it to the
+    primary key's range. (PostgreSQL's planner has its statistics.)"""
+    return query.with_hint(events, "NOT INDEXED", "sqlite")
 
 
 def envelope_from_row(row: sa.Row) -> Envelope:

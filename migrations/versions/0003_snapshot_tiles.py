@@ -7,8 +7,9 @@ knows which stretches of the log can hold a fact logged late, or a fact for
 the day it asks about, and reads only those. Snapshots are derived data, so
 the old rows are dropped rather than converted; the next command takes new ones.
 
-The type index gains ``position``, so "the latest event of this type up to
-here" is one index seek on PostgreSQL as on SQLite.
+The type index leads with the type and gains ``position``, so "the latest
+event of this type up to here" and "every campaign" are index seeks, on
+PostgreSQL as on SQLite.
 
 Revision ID: 0003
 Revises: 0002
@@ -41,11 +42,11 @@ def upgrade() -> None:
     _snapshots(sa.Column("since", _POSITION, nullable=False),
                sa.Column("min_game_time", sa.Integer, nullable=True))
     op.drop_index("ix_events_campaign_type", "events")
-    op.create_index("ix_events_campaign_type", "events", ["campaign", "type", "position"])
+    op.create_index("ix_events_type_campaign", "events", ["type", "campaign", "position"])
 
 
 def downgrade() -> None:
-    op.drop_index("ix_events_campaign_type", "events")
+    op.drop_index("ix_events_type_campaign", "events")
     op.create_index("ix_events_campaign_type", "events", ["campaign", "type"])
     op.drop_table("snapshots")
     _snapshots()
