@@ -72,7 +72,7 @@ def session_view(ctx, number: Optional[int]) -> dict:
             "end": calendar.format(session.end) if session.end is not None else None,
             "activated": session.activated, "treasure_found": session.found,
             "treasure_undivided": session.undivided, "deaths": list(session.deaths),
-            "events": [e.position for e in ctx.envelopes if e.session == session.number]}
+            "events": [e.position for e in ctx.events(session=session.number, after=session.opened_at - 1)]}
 
 
 @app.command("show")

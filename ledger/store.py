@@ -230,7 +230,7 @@ class Transaction:
             query = query.where(events.c.recorded_at <= recorded_by)
         if until_day is not None:
             query = query.where(events.c.game_time <= until_day)
-        if after and not (types or stream or session or fold_order):
+        if after and not (types or stream or fold_order):
             query = _by_position(query)
         order = (events.c.game_time, events.c.position) if fold_order else (events.c.position,)
         for row in self.conn.execute(query.order_by(*order).execution_options(yield_per=2000)):

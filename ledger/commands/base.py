@@ -42,6 +42,18 @@ class Context:
         """The campaign's events recorded by the point, voids included, in position order."""
         return list(self.tx.read(self.name, upto=self.upto))
 
+    def event(self, position: int) -> Optional[Envelope]:
+        """The campaign's event at a position the point sees, or None (one lookup)."""
+        if position > self.upto:
+            return None
+        found = self.tx.get(position)
+        return found if found is not None and found.campaign == self.name else None
+
+    def events(self, *, types: Optional[Sequence[str]] = None, session: Optional[int] = None,
+               after: int = 0) -> list[Envelope]:
+        """The campaign's events the point sees, of some types or one session, in position order."""
+        return list(self.tx.read(self.name, after=after, upto=self.upto, types=types, session=session))
+
     @cached_property
     def dice(self) -> dice_model.DiceState:
         """Every dice epoch up to the point (reads every roll: for listings and audits)."""

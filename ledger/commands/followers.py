@@ -46,8 +46,8 @@ def gain(store, campaign, character: str, name: str, *, feat: bool, actor: str,
 
 
 def _lost_in(ctx: Context, character: str, follower: str, session: int) -> bool:
-    return any(e.type == "follower.lost" and e.session == session and key(e.payload["character"]) == key(character)
-               and key(e.payload["name"]) == key(follower) for e in ctx.envelopes)
+    return any(key(e.payload["character"]) == key(character) and key(e.payload["name"]) == key(follower)
+               for e in ctx.events(types=["follower.lost"], session=session))
 
 
 def lose(store, campaign, character: str, name: str, *, why: str, actor: str) -> Envelope:

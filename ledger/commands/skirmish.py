@@ -47,7 +47,7 @@ def spend_luck(store, campaign, name: str, *, mode: str, why: str, actor: str, r
             raise BadInput("--mode is reroll (your own roll) or force-reroll (the opponent's)")
         if s.luck < 1:
             raise RuleRefused(f"{character} has no luck points left")
-        if roll is not None and not any(e.position == roll and e.type == "dice.rolled" for e in ctx.envelopes):
+        if roll is not None and getattr(ctx.event(roll), "type", None) != "dice.rolled":
             raise NotFound(f"there is no roll at position {roll} to re-roll")
         return [NewEvent(character_stream(character), LuckChanged(
             character=character, delta=-1, reason="spent", cap=int(ctx.campaign.settings["luck_cap"]),

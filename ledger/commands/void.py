@@ -26,7 +26,7 @@ def void(store: Store, campaign: Optional[str], position: int, *, why: str,
     reason = clean_text(why, "--why")
 
     def decide(ctx: Context) -> list[NewEvent]:
-        target = next((e for e in ctx.envelopes if e.position == position), None)
+        target = ctx.event(position)
         if target is None:
             raise NotFound(f"campaign {ctx.name} has no event at position {position} (see `tally log`)")
         if target.type == VOID:
@@ -35,7 +35,7 @@ def void(store: Store, campaign: Optional[str], position: int, *, why: str,
             )
         if target.type in UNVOIDABLE:
             raise RuleRefused(f"event {position} is {UNVOIDABLE[target.type]}, which cannot be voided")
-        if position in voided_positions(ctx.envelopes):
+        if position in voided_positions(ctx.events(types=[VOID])):
             raise RuleRefused(f"event {position} is already voided")
         event = EventVoided(target=position, target_type=target.type, reason=reason, ruled_by=actor)
         return [NewEvent(target.stream, event, game_time=ctx.today, cause=position)]
