@@ -2,10 +2,12 @@
 deterministic for a given seed. Written straight to an export file (JSONL),
 so it is imported through the same checks as any ledger.
 
-An open table (coeac + gods) of P players over Y years of weekly sessions:
-Income and wager rolls derived from committed, revealed seeds (so the whole
-file audits), treasure, Wealth attempts, Boons, black marks and prayers,
-calendar advances, facts logged late, and voids.
+An open table (coeac + gods) of P players, its sessions spread over Y years
+(weekly for a small campaign, many a day for a large one, as at an open table
+with many tables running): Income and wager rolls derived from committed,
+revealed seeds (so the whole file audits), treasure, Wealth attempts, Boons,
+black marks, calendar advances, facts logged a few sessions late, and voids
+of recent mistakes.
 """
 
 from __future__ import annotations
@@ -103,7 +105,7 @@ def generate(out, *, events: int, players: int = 40, years: int = 3, seed: int =
         w.emit(cast[name]["stream"], g.GodAdopted(character=name, god="Tyr", power=rng.randint(3, 8), alignment="2L",
                                                   flatterable=True, sacrifice="a broken weapon"), day)
         cast[name]["god"] = True
-    session, cash_events = 0, []
+    session, cash_events, session_days = 0, [], []
     # Sessions spread evenly over the years asked for: weekly at a small table, many
     # a day at an open table with many tables running (about 75 events a session).
     step = 364 * years / max(1, events // 75)
@@ -160,8 +162,10 @@ def generate(out, *, events: int, players: int = 40, years: int = 3, seed: int =
         who = rng.choice(list(cast))
         cash_events.append(w.emit(cast[who]["stream"], s.CashChanged(character=who, delta=2, why="a job"), day))
         cast[who]["cash"] += 2
-        if rng.random() < 0.2:  # remembered late: a fact for an earlier day
-            late = max(START_DAY, day - rng.randint(8, 30))
+        session_days.append(day)
+        if rng.random() < 0.2:  # remembered late, a few sessions on: a fact for an earlier day
+            late = session_days[-min(len(session_days), rng.randint(2, 6))] - rng.randint(0, 3)
+            late = max(START_DAY, min(late, day - 1))
             w.emit(cast[who]["stream"], s.CashChanged(character=who, delta=1, why="remembered late"), late)
             cast[who]["cash"] += 1
         if rng.random() < 0.05 and len(cash_events) > 3:

@@ -141,6 +141,16 @@ class Transaction:
         self.conn = conn
         self.clock = clock
 
+    def _campaign(self, campaign: str, *, ranged: bool = False) -> sa.ColumnElement:
+        """``campaign = ?``; ``ranged``: in a query bounded by positions, which
+        should read that range of the table. Without statistics SQLite takes
+        ``campaign = ?`` for a selective index and walks every event of the
+        campaign; its unary ``+`` keeps the term off the index, so the primary
+        key's range is used. (PostgreSQL's planner has its statistics.)"""
+        if ranged and self.conn.dialect.name == "sqlite":
+            return sa.literal_column("+events.campaign") == campaign
+        return events.c.campaign == campaign
+
     # The append path's statements go straight to the driver: every append
     # runs them, and building them through the expression layer cost more
     # than running them. Written with ? and adapted to the driver's markers.
@@ -217,7 +227,7 @@ class Transaction:
         ``fold_order``, in (game_time, position) order, as projections fold them)."""
         query = sa.select(events).where(events.c.position > after)
         if campaign is not None:
-            query = query.where(events.c.campaign == campaign)
+            query = query.where(self._campaign(campaign, ranged=bool(after) and not (types or stream or fold_order)))
         if upto is not None:
             query = query.where(events.c.position <= upto)
         if types:
@@ -230,8 +240,6 @@ class Transaction:
             query = query.where(events.c.recorded_at <= recorded_by)
         if until_day is not None:
             query = query.where(events.c.game_time <= until_day)
-        if after and not (types or stream or fold_order):
-            query = _by_position(query)
         order = (events.c.game_time, events.c.position) if fold_order else (events.c.position,)
         for row in self.conn.execute(query.order_by(*order).execution_options(yield_per=2000)):
             yield envelope_from_row(row)
@@ -255,18 +263,19 @@ class Transaction:
         return envelope_from_row(row) if row else None
 
     def campaign_head(self, campaign: str, upto: Optional[int] = None) -> Optional[int]:
-        """The position of the campaign's last event (up to ``upto``), or None."""
-        query = sa.select(sa.func.max(events.c.position)).where(events.c.campaign == campaign)
+        """The position of the campaign's last event (up to ``upto``), or None:
+        the table read backwards from ``upto`` to the first of the campaign's events."""
+        query = sa.select(events.c.position).where(self._campaign(campaign, ranged=True))
         if upto is not None:
             query = query.where(events.c.position <= upto)
-        return self.conn.execute(query).scalar()
+        return self.conn.execute(query.order_by(events.c.position.desc()).limit(1)).scalar()
 
     def count(self, campaign: str, *, after: int = 0, upto: Optional[int] = None) -> int:
         query = sa.select(sa.func.count()).select_from(events).where(
-            events.c.campaign == campaign, events.c.position > after)
+            self._campaign(campaign, ranged=bool(after)), events.c.position > after)
         if upto is not None:
             query = query.where(events.c.position <= upto)
-        return self.conn.execute(_by_position(query) if after else query).scalar_one()
+        return self.conn.execute(query).scalar_one()
 
     def positions(self, campaign: str, *, after: int = 0, every: int = 1) -> list[int]:
         """Every ``every``-th position of the campaign's events after ``after``."""
@@ -296,9 +305,9 @@ class Transaction:
 
     def game_days(self, campaign: str, after: int, upto: int) -> tuple[Optional[int], Optional[int]]:
         """The earliest and latest game day among the campaign's events in (after, upto]."""
-        row = self.conn.execute(_by_position(
+        row = self.conn.execute(
             sa.select(sa.func.min(events.c.game_time), sa.func.max(events.c.game_time))
-            .where(events.c.campaign == campaign, events.c.position > after, events.c.position <= upto))
+            .where(self._campaign(campaign, ranged=True), events.c.position > after, events.c.position <= upto)
         ).first()
         return row[0], row[1]
 
@@ -381,15 +390,6 @@ class Transaction:
             sa.select(dice_secrets.c.seed)
             .where(dice_secrets.c.campaign == campaign, dice_secrets.c.epoch == epoch)
         ).scalar()
-
-
-def _by_position(query: sa.Select) -> sa.Select:
-    """A query bounded by a range of positions reads that range of the table.
-
-    Without statistics SQLite takes ``campaign = ?`` for a selective index
-    and walks every event of the campaign; NOT INDEXED keeps it to the
-    primary key's range. (PostgreSQL's planner has its statistics.)"""
-    return query.with_hint(events, "NOT INDEXED", "sqlite")
 
 
 def envelope_from_row(row: sa.Row) -> Envelope:
