@@ -92,11 +92,8 @@ def active_days(sessions, character: str, since: int, until: int) -> int:
     """In-game days the character spent on expeditions (sessions it was
     activated in) between two days, both counted."""
     total = 0
-    for session in sessions.sessions:
-        if not session.is_activated(character):
-            continue
-        end = session.end if session.end is not None else until
-        low, high = max(session.start, since), min(end, until)
+    for start, end in sessions.expeditions(character, until):
+        low, high = max(start, since), min(end, until)
         if high >= low:
             total += high - low + 1
     return total

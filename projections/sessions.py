@@ -3,8 +3,9 @@ treasure, and whether play has begun (retirement is allowed only before)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Optional
+from dataclasses import dataclass, field
+from sys import intern
+from typing import Iterator, Optional
 
 from ledger.envelope import Envelope
 from projections.names import key
@@ -44,18 +45,30 @@ class Session:
         return key(character) in {key(c) for c in self.activated.values()}
 
 
+# A closed session is kept as a plain tuple — Session's first eight fields and
+# its characters' keys — so a snapshot of a long campaign stays small and
+# quick to load: thousands of sessions, not thousands of objects.
+Row = tuple
+
+
+def _row(session: Session) -> Row:
+    return (session.number, session.start, session.activated, session.end, session.opened_at, session.found,
+            session.divided, session.deaths, tuple(intern(key(c)) for c in session.activated.values()))
+
+
 @dataclass(frozen=True)
 class Sessions:
     """Closed sessions, oldest first, and the open one apart: an event during
     play touches only the open session, never the whole history."""
 
-    closed: tuple[Session, ...] = ()
+    closed: tuple[Row, ...] = ()
     open_session: Optional[Session] = None
+    back: dict[str, int] = field(default_factory=dict)  # character key -> day back from its latest expedition
 
     @property
     def sessions(self) -> tuple[Session, ...]:
         """Every session, oldest first."""
-        return self.closed + ((self.open_session,) if self.open_session else ())
+        return tuple(Session(*row[:8]) for row in self.closed) + ((self.open_session,) if self.open_session else ())
 
     @property
     def current(self) -> Optional[Session]:
@@ -66,13 +79,25 @@ class Sessions:
         return len(self.closed) + (2 if self.open_session else 1)
 
     def get(self, number: int) -> Optional[Session]:
-        return next((s for s in self.sessions if s.number == number), None)
+        if self.open_session is not None and self.open_session.number == number:
+            return self.open_session
+        return next((Session(*row[:8]) for row in self.closed if row[0] == number), None)
 
     def back_on(self, character: str) -> Optional[int]:
         """The day the character came back from its latest expedition (its own
         "now" at an open table), or None if it has played none."""
-        ends = [s.end for s in self.sessions if s.end is not None and s.is_activated(character)]
-        return max(ends) if ends else None
+        return self.back.get(key(character))
+
+    def expeditions(self, character: str, until: int) -> Iterator[tuple[int, int]]:
+        """(start, end) of every session the character was activated in; an
+        open one runs to ``until``."""
+        k = key(character)
+        for row in self.closed:
+            if k in row[8]:
+                yield row[1], row[3] if row[3] is not None else until
+        current = self.open_session
+        if current is not None and current.is_activated(character):
+            yield current.start, until
 
 
 def reacts_to(event_type: str) -> bool:
@@ -82,17 +107,22 @@ def reacts_to(event_type: str) -> bool:
 def apply(state: Sessions, e: Envelope) -> Sessions:
     p = e.payload
     if e.type == "session.opened":
-        opened = Session(p["number"], p["start"], dict(p["activated"]), opened_at=e.position)
+        # Interned: a snapshot pickles each player's and character's name once, not once a session.
+        activated = {intern(player): intern(name) for player, name in p["activated"].items()}
+        opened = Session(p["number"], p["start"], activated, opened_at=e.position)
         if state.open_session is not None:  # never recorded so (one open session at a time), but lose nothing
-            return Sessions(state.closed + (state.open_session,), opened)
-        return Sessions(state.closed, opened)
+            return Sessions(state.closed + (_row(state.open_session),), opened, state.back)
+        return Sessions(state.closed, opened, state.back)
     current = state.open_session
     if current is None or e.session != current.number:
         return state
     if e.type == "session.closed":
         # What only an open session needs (has play begun?) is dropped once it closes.
-        closed = replace(current, end=p["end"], play_positions=(), income_rolls=frozenset())
-        return Sessions(state.closed + (closed,), None)
+        closed = replace(current, end=p["end"])
+        back = dict(state.back)
+        for name in closed.activated.values():
+            back[key(name)] = max(back.get(key(name), closed.end), closed.end)
+        return Sessions(state.closed + (_row(closed),), None, back)
     changes: dict = {}
     if e.type == "treasure.found":
         changes["found"] = current.found + p["cash"]
@@ -104,6 +134,6 @@ def apply(state: Sessions, e: Envelope) -> Sessions:
         changes["income_rolls"] = current.income_rolls | {e.cause}
     if e.type not in OPENING:
         changes["play_positions"] = current.play_positions + (e.position,)
-    return Sessions(state.closed, replace(current, **changes)) if changes else state
+    return Sessions(state.closed, replace(current, **changes), state.back) if changes else state
 
 
