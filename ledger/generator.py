@@ -164,8 +164,7 @@ def generate(out, *, events: int, players: int = 40, years: int = 3, seed: int =
         cast[who]["cash"] += 2
         session_days.append(day)
         if rng.random() < 0.2:  # remembered late, a few sessions on: a fact for an earlier day
-            late = session_days[-min(len(session_days), rng.randint(2, 6))] - rng.randint(0, 3)
-            late = max(START_DAY, min(late, day - 1))
+            late = session_days[-min(len(session_days), rng.randint(2, 6))]
             w.emit(cast[who]["stream"], s.CashChanged(character=who, delta=1, why="remembered late"), late)
             cast[who]["cash"] += 1
         if rng.random() < 0.05 and len(cash_events) > 3:
