@@ -14,13 +14,13 @@ import json
 import os
 from contextlib import contextmanager, suppress
 from pathlib import Path
-from typing import Callable, Iterable, Iterator, Mapping, Optional, Sequence
+from typing import Callable, Iterator, Mapping, Optional, Sequence
 
 import sqlalchemy as sa
 from sqlalchemy import event as sa_event
 from sqlalchemy.engine import Connection, Engine
 
-from ledger.chain import GENESIS, canonical_json, event_hash
+from ledger.chain import GENESIS, canonical_json, stored_hash
 from ledger.clock import format_instant, utc_now
 from ledger.envelope import Envelope, NewEvent, Pending
 from ledger.errors import ConcurrencyConflict, StoreError
@@ -181,27 +181,27 @@ class Transaction:
             if stream in expected and expected[stream] != versions[stream]:
                 raise ConcurrencyConflict(stream, expected[stream], versions[stream])
         appended: list[Envelope] = []
+        rows: list[dict] = []
         for new in new_events:
             position += 1
             versions[new.stream] += 1
             cause = new.cause
             if isinstance(cause, Pending):
                 cause = appended[cause.index].position
+            payload = new.event.payload()
             fields = {
                 "position": position, "campaign": campaign, "stream": new.stream,
                 "version": versions[new.stream], "type": new.event.type_name(),
                 "schema": new.event.schema_version, "game_time": new.game_time,
                 "recorded_at": recorded_at, "session": new.session, "actor": actor,
-                "cause": cause, "payload": new.event.payload(), "prev_hash": prev_hash,
+                "cause": cause, "payload": canonical_json(payload), "prev_hash": prev_hash,
             }
-            fields["hash"] = prev_hash = event_hash(fields)
-            appended.append(Envelope(**fields))
-        self.insert(appended)
+            # The payload is encoded once: that text is hashed (as verify will) and stored.
+            fields["hash"] = prev_hash = stored_hash(fields)
+            rows.append(fields)
+            appended.append(Envelope(**{**fields, "payload": payload}))
+        self.insert_rows(rows)
         return appended
-
-    def insert(self, envelopes: Iterable[Envelope]) -> None:
-        """Insert envelopes exactly as given."""
-        self.insert_rows([_row(e) for e in envelopes])
 
     def insert_rows(self, rows: list[dict]) -> None:
         """Insert stored rows (payload as canonical text) exactly as given: import uses this.
@@ -398,12 +398,6 @@ def envelope_from_row(row: sa.Row) -> Envelope:
      payload, prev_hash, hash_) = row
     return Envelope(position, campaign, stream, version, type_, schema, game_time, recorded_at, session,
                     actor, cause, json.loads(payload), prev_hash, hash_)
-
-
-def _row(envelope: Envelope) -> dict:
-    row = envelope.to_dict()
-    row["payload"] = canonical_json(envelope.payload)
-    return row
 
 
 def _make_engine(url: str, *, create: bool) -> Engine:

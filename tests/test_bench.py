@@ -3,7 +3,7 @@ against time), and the generator's promises: valid, chained, deterministic."""
 
 import io
 
-from ledger.benchmark import TARGETS, run
+from ledger.benchmark import run
 from ledger.generator import generate
 from tests.conftest import Tally
 
