@@ -55,7 +55,7 @@ def world_at(tx: Transaction, name: str, point: Point, *, use_snapshots: bool = 
     voids = list(tx.read(name, types=[VOID], upto=upto))
     withdrawn = {v.payload["target"] for v in voids}
     plan = _plan(tx, name, upto, point.as_of, voids) if use_snapshots else None
-    base = snapshots.load(tx.snapshot_state(name, plan[0])) if plan else None
+    base = snapshots.load(*tx.snapshot_state(name, plan[0])) if plan else None
     if base is None:  # fold from nothing, streamed in fold order
         return world_model.fold(_facts(tx.read(name, upto=upto, until_day=point.as_of, fold_order=True),
                                        withdrawn))
@@ -136,8 +136,9 @@ def take_snapshot(tx: Transaction, name: str, position: Optional[int] = None,
     first_day, last_day = tx.game_days(name, since, position)  # over this tile only: an indexed range
     if last is not None:
         last_day = max(last.max_game_time, last_day if last_day is not None else last.max_game_time)
+    state, blobs = snapshots.dump(world)
     tx.put_snapshot(name, position, since=since, min_game_time=first_day, max_game_time=last_day,
-                    state=snapshots.dump(world))
+                    state=state, blobs=blobs)
     return position
 
 
@@ -166,7 +167,7 @@ def build_snapshots(tx: Transaction, name: str, every: int = SNAPSHOT_EVERY) -> 
     intervenes, it is found from the snapshots as any query would."""
     last = tx.last_tile(name)
     since = last.position if last else 0
-    world = snapshots.load(tx.snapshot_state(name, since)) if last else world_model.EMPTY
+    world = snapshots.load(*tx.snapshot_state(name, since)) if last else world_model.EMPTY
     last_day = last.max_game_time if last else None
     taken = []
     for position in tx.positions(name, after=since, every=every) + [tx.campaign_head(name)]:

@@ -61,7 +61,17 @@ snapshots = Table(
     Column("since", BigInteger().with_variant(Integer, "sqlite"), nullable=False),
     Column("min_game_time", Integer, nullable=True),
     Column("max_game_time", Integer, nullable=False),  # the latest game day among events up to position
+    Column("blobs", Text, nullable=False, default="[]"),  # the digests of the snapshot_blobs it names (JSON)
     Column("state", LargeBinary, nullable=False),
+)
+
+# Large byte strings a snapshot holds (packed session archives), stored once
+# and named by every snapshot that holds them. Derived data with the snapshots.
+snapshot_blobs = Table(
+    "snapshot_blobs", metadata,
+    Column("campaign", String(80), primary_key=True),
+    Column("digest", String(64), primary_key=True),
+    Column("data", LargeBinary, nullable=False),
 )
 
 SCHEMA_REVISION = "0003"

@@ -24,7 +24,7 @@ from ledger.chain import GENESIS, canonical_json, stored_hash
 from ledger.clock import format_instant, utc_now
 from ledger.envelope import Envelope, NewEvent, Pending
 from ledger.errors import ConcurrencyConflict, StoreError
-from ledger.schema import SCHEMA_REVISION, dice_secrets, events, snapshots
+from ledger.schema import SCHEMA_REVISION, dice_secrets, events, snapshot_blobs, snapshots
 
 DEFAULT_DB = "tally.db"
 _PG_WRITE_LOCK = 7243315  # any constant: one writer at a time per database
@@ -365,20 +365,35 @@ class Transaction:
             sa.select(snapshots.c.position, snapshots.c.since, snapshots.c.min_game_time, snapshots.c.max_game_time)
             .where(snapshots.c.campaign == campaign).order_by(snapshots.c.position.desc()).limit(1)).first()
 
-    def snapshot_state(self, campaign: str, position: int) -> Optional[bytes]:
-        return self.conn.execute(sa.select(snapshots.c.state).where(
-            snapshots.c.campaign == campaign, snapshots.c.position == position)).scalar()
+    def snapshot_state(self, campaign: str, position: int) -> tuple[Optional[bytes], dict[str, bytes]]:
+        """A snapshot's state and the blobs it names (None if there is no such snapshot)."""
+        row = self.conn.execute(sa.select(snapshots.c.state, snapshots.c.blobs).where(
+            snapshots.c.campaign == campaign, snapshots.c.position == position)).first()
+        if row is None:
+            return None, {}
+        digests = json.loads(row.blobs)
+        blobs = dict(self.conn.execute(sa.select(snapshot_blobs.c.digest, snapshot_blobs.c.data).where(
+            snapshot_blobs.c.campaign == campaign, snapshot_blobs.c.digest.in_(digests))).all()) if digests else {}
+        return row.state, blobs
 
     def put_snapshot(self, campaign: str, position: int, *, since: int, min_game_time: Optional[int],
-                     max_game_time: int, state: bytes) -> None:
+                     max_game_time: int, state: bytes, blobs: Mapping[str, bytes]) -> None:
         exists = self.conn.execute(sa.select(snapshots.c.position).where(
             snapshots.c.campaign == campaign, snapshots.c.position == position)).first()
-        if not exists:
-            self.conn.execute(snapshots.insert(), {
-                "campaign": campaign, "position": position, "since": since, "min_game_time": min_game_time,
-                "max_game_time": max_game_time, "state": state})
+        if exists:
+            return
+        held = set(self.conn.execute(sa.select(snapshot_blobs.c.digest).where(
+            snapshot_blobs.c.campaign == campaign, snapshot_blobs.c.digest.in_(list(blobs)))).scalars()) \
+            if blobs else set()
+        new = [{"campaign": campaign, "digest": d, "data": data} for d, data in blobs.items() if d not in held]
+        if new:
+            self.conn.execute(snapshot_blobs.insert(), new)
+        self.conn.execute(snapshots.insert(), {
+            "campaign": campaign, "position": position, "since": since, "min_game_time": min_game_time,
+            "max_game_time": max_game_time, "state": state, "blobs": json.dumps(sorted(blobs))})
 
     def drop_snapshots(self) -> int:
+        self.conn.execute(snapshot_blobs.delete())
         return self.conn.execute(snapshots.delete()).rowcount
 
     # -- dice secrets ---------------------------------------------------

@@ -3,6 +3,8 @@ treasure, and whether play has begun (retirement is allowed only before)."""
 
 from __future__ import annotations
 
+import json
+import zlib
 from dataclasses import dataclass, field
 from sys import intern
 from typing import Iterator, Optional
@@ -46,9 +48,12 @@ class Session:
 
 
 # A closed session is kept as a plain tuple — Session's first eight fields and
-# its characters' keys — so a snapshot of a long campaign stays small and
-# quick to load: thousands of sessions, not thousands of objects.
+# its characters' keys — and every ARCHIVE_EVERY of them are packed into one
+# compressed JSON blob. A snapshot of a long campaign then loads as a few
+# dozen byte strings, not tens of thousands of objects; the history is
+# unpacked only by what reads it (session show N, a god's active days).
 Row = tuple
+ARCHIVE_EVERY = 256
 
 
 def _row(session: Session) -> Row:
@@ -56,19 +61,35 @@ def _row(session: Session) -> Row:
             session.divided, session.deaths, tuple(intern(key(c)) for c in session.activated.values()))
 
 
+def _pack(rows: tuple[Row, ...]) -> bytes:
+    return zlib.compress(json.dumps(rows, separators=(",", ":")).encode(), 1)
+
+
+def _unpack(blob: bytes) -> list[Row]:
+    return [(n, start, activated, end, opened, found, divided, tuple(deaths), tuple(keys))
+            for n, start, activated, end, opened, found, divided, deaths, keys in json.loads(zlib.decompress(blob))]
+
+
 @dataclass(frozen=True)
 class Sessions:
     """Closed sessions, oldest first, and the open one apart: an event during
     play touches only the open session, never the whole history."""
 
-    closed: tuple[Row, ...] = ()
+    archived: tuple[bytes, ...] = ()  # closed sessions, ARCHIVE_EVERY to a packed blob
+    closed: tuple[Row, ...] = ()  # closed since the last blob was packed
     open_session: Optional[Session] = None
     back: dict[str, int] = field(default_factory=dict)  # character key -> day back from its latest expedition
+
+    def rows(self) -> Iterator[Row]:
+        """Every closed session as a row, oldest first."""
+        for blob in self.archived:
+            yield from _unpack(blob)
+        yield from self.closed
 
     @property
     def sessions(self) -> tuple[Session, ...]:
         """Every session, oldest first."""
-        return tuple(Session(*row[:8]) for row in self.closed) + ((self.open_session,) if self.open_session else ())
+        return tuple(Session(*row[:8]) for row in self.rows()) + ((self.open_session,) if self.open_session else ())
 
     @property
     def current(self) -> Optional[Session]:
@@ -76,12 +97,12 @@ class Sessions:
 
     @property
     def next_number(self) -> int:
-        return len(self.closed) + (2 if self.open_session else 1)
+        return len(self.archived) * ARCHIVE_EVERY + len(self.closed) + (2 if self.open_session else 1)
 
     def get(self, number: int) -> Optional[Session]:
         if self.open_session is not None and self.open_session.number == number:
             return self.open_session
-        return next((Session(*row[:8]) for row in self.closed if row[0] == number), None)
+        return next((Session(*row[:8]) for row in self.rows() if row[0] == number), None)
 
     def back_on(self, character: str) -> Optional[int]:
         """The day the character came back from its latest expedition (its own
@@ -92,12 +113,19 @@ class Sessions:
         """(start, end) of every session the character was activated in; an
         open one runs to ``until``."""
         k = key(character)
-        for row in self.closed:
+        for row in self.rows():
             if k in row[8]:
                 yield row[1], row[3] if row[3] is not None else until
         current = self.open_session
         if current is not None and current.is_activated(character):
             yield current.start, until
+
+    def closing(self, session: Session, back: dict[str, int]) -> "Sessions":
+        """With ``session`` closed (or set aside), and no session open."""
+        closed = self.closed + (_row(session),)
+        if len(closed) < ARCHIVE_EVERY:
+            return Sessions(self.archived, closed, None, back)
+        return Sessions(self.archived + (_pack(closed),), (), None, back)
 
 
 def reacts_to(event_type: str) -> bool:
@@ -111,8 +139,8 @@ def apply(state: Sessions, e: Envelope) -> Sessions:
         activated = {intern(player): intern(name) for player, name in p["activated"].items()}
         opened = Session(p["number"], p["start"], activated, opened_at=e.position)
         if state.open_session is not None:  # never recorded so (one open session at a time), but lose nothing
-            return Sessions(state.closed + (_row(state.open_session),), opened, state.back)
-        return Sessions(state.closed, opened, state.back)
+            state = state.closing(state.open_session, state.back)
+        return Sessions(state.archived, state.closed, opened, state.back)
     current = state.open_session
     if current is None or e.session != current.number:
         return state
@@ -122,7 +150,7 @@ def apply(state: Sessions, e: Envelope) -> Sessions:
         back = dict(state.back)
         for name in closed.activated.values():
             back[key(name)] = max(back.get(key(name), closed.end), closed.end)
-        return Sessions(state.closed + (_row(closed),), None, back)
+        return state.closing(closed, back)
     changes: dict = {}
     if e.type == "treasure.found":
         changes["found"] = current.found + p["cash"]
@@ -134,6 +162,6 @@ def apply(state: Sessions, e: Envelope) -> Sessions:
         changes["income_rolls"] = current.income_rolls | {e.cause}
     if e.type not in OPENING:
         changes["play_positions"] = current.play_positions + (e.position,)
-    return Sessions(state.closed, replace(current, **changes), state.back) if changes else state
+    return Sessions(state.archived, state.closed, replace(current, **changes), state.back) if changes else state
 
 

@@ -1,11 +1,9 @@
-"""Snapshots: the folded world at a position, so a query folds only the
-events after it. Derived data — never trusted blindly:
+"""Snapshots: the folded world at a position, written and read back.
 
-a snapshot at position P (whose events reach game day G) is usable for a
-query up to position N only if no event recorded in (P, N] belongs to a day
-before G (it would have to be folded before events already in the snapshot),
-no void recorded in (P, N] withdraws an event at or before P, and a game-date
-pin, if any, is not before G. Otherwise the query folds from nothing.
+Derived data, never trusted blindly: ledger/replay.py decides when one may
+serve a query; here a snapshot written by code whose read models had
+another shape is refused, and only the read models' own classes come back
+from the pickle.
 """
 
 from __future__ import annotations
@@ -14,13 +12,12 @@ import dataclasses
 import hashlib
 import io
 import pickle
+import zlib
 from functools import lru_cache
 from types import ModuleType
-from typing import Iterable, Optional
+from typing import Optional
 
-from ledger.envelope import Envelope
 from projections import world as world_model
-from projections.timeline import VOID, Point, recorded
 
 _ALLOWED_BUILTINS = {"frozenset", "set", "tuple", "dict", "list"}
 
@@ -33,6 +30,11 @@ class _Unpickler(pickle.Unpickler):
                 or (module == "copyreg" and name in ("_reconstructor", "__newobj__")):
             return super().find_class(module, name)
         raise pickle.UnpicklingError(f"a snapshot may not hold {module}.{name}")
+
+    def persistent_load(self, pid):
+        if not isinstance(pid, str):
+            raise pickle.UnpicklingError("a snapshot names its blobs by digest")
+        return self.blobs[pid]  # KeyError: a blob that is not stored
 
 
 @lru_cache(maxsize=1)
@@ -48,42 +50,39 @@ def shape() -> str:
     return hashlib.sha256("\n".join(parts).encode()).hexdigest()[:16]
 
 
-def dump(world: world_model.World) -> bytes:
-    return pickle.dumps((shape(), world), protocol=pickle.HIGHEST_PROTOCOL)
+BLOB_FROM = 1024  # byte strings at least this long are stored once, apart, and shared
 
 
-def load(data: bytes) -> Optional[world_model.World]:
-    """The snapshot's world, or None if it was written for read models of another shape."""
+def dump(world: world_model.World) -> tuple[bytes, dict[str, bytes]]:
+    """The world pickled and compressed (zlib's fastest level), and the large
+    byte strings it holds, by digest. Those are the packed session archives,
+    the same from one snapshot to the next: each is stored once and every
+    snapshot that holds it names it, so snapshots of a long campaign do not
+    each carry its whole history."""
+    blobs: dict[str, bytes] = {}
+
+    class Pickler(pickle.Pickler):
+        def persistent_id(self, obj):
+            if type(obj) is bytes and len(obj) >= BLOB_FROM:
+                digest = hashlib.sha256(obj).hexdigest()
+                blobs[digest] = obj
+                return digest
+            return None
+
+    out = io.BytesIO()
+    Pickler(out, protocol=pickle.HIGHEST_PROTOCOL).dump((shape(), world))
+    return zlib.compress(out.getvalue(), 1), blobs
+
+
+def load(data: Optional[bytes], blobs: Optional[dict[str, bytes]] = None) -> Optional[world_model.World]:
+    """The snapshot's world, or None if there is none, a blob it names is
+    missing, or it was written for read models of another shape."""
+    if data is None:
+        return None
     try:
-        stamp, world = _Unpickler(io.BytesIO(data)).load()
-    except (pickle.UnpicklingError, ValueError, TypeError, AttributeError, EOFError):
+        unpickler = _Unpickler(io.BytesIO(zlib.decompress(data)))
+        unpickler.blobs = blobs or {}
+        stamp, world = unpickler.load()
+    except (pickle.UnpicklingError, zlib.error, ValueError, TypeError, AttributeError, EOFError, KeyError):
         return None
     return world if stamp == shape() else None
-
-
-def usable(snapshot_position: int, snapshot_day: int, later: Iterable[Envelope], point: Point) -> bool:
-    if point.as_of is not None and point.as_of < snapshot_day:
-        return False
-    for e in later:
-        if e.game_time < snapshot_day:
-            return False
-        if e.type == VOID and e.payload["target"] <= snapshot_position:
-            return False
-    return True
-
-
-def fold_from(base: world_model.World, snapshot_position: int, envelopes: list[Envelope], point: Point,
-              ) -> Optional[world_model.World]:
-    """The world at ``point`` from a snapshot, or None if the snapshot cannot serve it."""
-    held = recorded(envelopes, point)
-    later = [e for e in held if e.position > snapshot_position]
-    if len(held) - len(later) < 1 or held and max(e.position for e in held) < snapshot_position:
-        return None
-    withdrawn = {e.payload["target"] for e in later if e.type == VOID}
-    facts = sorted((e for e in later if e.type != VOID and e.position not in withdrawn
-                    and (point.as_of is None or e.game_time <= point.as_of)),
-                   key=lambda e: (e.game_time, e.position))
-    world = base
-    for e in facts:
-        world = world_model.apply(world, e)
-    return world

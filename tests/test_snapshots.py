@@ -114,7 +114,7 @@ def test_a_snapshot_from_read_models_of_another_shape_is_never_used(history, mon
         assert now(tx) is not None
         with_snapshot = replay.world_at(tx, "Central Oregon", Pin().resolve(None))
         monkeypatch.setattr(snapshots, "shape", lambda: "another-version")
-        assert snapshots.load(tx.snapshot_state("Central Oregon", now(tx)[0])) is None
+        assert snapshots.load(*tx.snapshot_state("Central Oregon", now(tx)[0])) is None
         assert replay.world_at(tx, "Central Oregon", Pin().resolve(None)) == with_snapshot  # from nothing
     store.dispose()
     assert history.ok("char", "show", "Nureddine", "--json").json["name"] == "Nureddine"  # folds from nothing
@@ -157,4 +157,39 @@ def test_tiled_snapshots_serve_every_axis_of_a_long_campaign_and_agree_with_a_re
                 served += 1
                 assert sum(until - after for after, until in chosen[1]) < 1000  # a few tiles, not the log
     assert served > 0.9 * len(points)
+    store.dispose()
+
+
+def test_snapshots_share_the_packed_session_archive_and_refuse_a_missing_blob(tmp_path, monkeypatch):
+    import io
+    import json
+
+    import sqlalchemy as sa
+
+    from ledger.generator import NAME, generate
+    from ledger.transfer import import_file
+    from projections import sessions, snapshots
+
+    monkeypatch.setattr(sessions, "ARCHIVE_EVERY", 4)  # pack the history early and often
+    monkeypatch.setattr(snapshots, "BLOB_FROM", 64)
+    buffer = io.StringIO()
+    generate(buffer, events=3000, players=6, seed=3)
+    path = tmp_path / "gen.jsonl"
+    path.write_text(buffer.getvalue())
+    store = Store(f"sqlite:///{tmp_path / 'blobs.db'}")
+    import_file(store, str(path), snapshots=False)
+    with store.transaction() as tx:
+        replay.build_snapshots(tx, NAME, every=100)
+    with store.reading() as tx:
+        named = [json.loads(b) for b in tx.conn.execute(sa.text("SELECT blobs FROM snapshots")).scalars()]
+        stored = tx.conn.execute(sa.text("SELECT count(*) FROM snapshot_blobs")).scalar()
+        assert sum(map(len, named)) > 3 * stored > 0  # each archive stored once, named by many snapshots
+        last = tx.last_tile(NAME).position
+        world = snapshots.load(*tx.snapshot_state(NAME, last))
+        assert world == replay.world_at(tx, NAME, Pin().resolve(None), use_snapshots=False, upto=last)
+    with store.transaction() as tx:
+        tx.conn.execute(sa.text("DELETE FROM snapshot_blobs WHERE digest = :d"), {"d": named[-1][0]})
+    with store.reading() as tx:
+        assert snapshots.load(*tx.snapshot_state(NAME, last)) is None  # refused, not half-loaded
+        assert load(tx, NAME).world == load(tx, NAME, use_snapshots=False).world
     store.dispose()

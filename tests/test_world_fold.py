@@ -77,3 +77,26 @@ def test_the_quick_replace_holds_for_every_read_model_class():
     assert frozen.replace(session, end=12) is not session and session.end is None
     with pytest.raises(TypeError, match="no field 'ends'"):
         frozen.replace(session, ends=12)
+
+
+def test_archiving_closed_sessions_changes_no_answer(tmp_path, monkeypatch):
+    from projections import sessions
+
+    buffer = io.StringIO()
+    generate(buffer, events=4000, players=6, seed=9)
+    path = tmp_path / "g.jsonl"
+    path.write_text(buffer.getvalue())
+    store = Store(f"sqlite:///{tmp_path / 'g.db'}")
+    import_file(store, str(path), snapshots=False)
+    envelopes = visible(store.read())
+    store.dispose()
+    monkeypatch.setattr(sessions, "ARCHIVE_EVERY", 10**9)
+    whole = world.fold(envelopes).sessions
+    monkeypatch.setattr(sessions, "ARCHIVE_EVERY", 4)
+    packed = world.fold(envelopes).sessions
+    assert len(packed.archived) > 5 and not whole.archived  # the history really was packed
+    assert packed.sessions == whole.sessions and len(whole.sessions) > 20
+    assert packed.next_number == whole.next_number and packed.back == whole.back
+    assert packed.get(3) == whole.get(3) and packed.get(3) is not None
+    for n in range(1, 7):
+        assert list(packed.expeditions(f"Hero {n}", 10**6)) == list(whole.expeditions(f"Hero {n}", 10**6))
