@@ -24,6 +24,7 @@ position recorded by then".
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Iterable, Iterator, Optional
 
 from ledger.envelope import Envelope
@@ -48,19 +49,25 @@ def seen_upto(tx: Transaction, point: Point) -> int:
     return limit
 
 
+@dataclass(frozen=True)
+class Plan:
+    base: int  # the snapshot to start from
+    ranges: list[tuple[int, int]]  # the (after, upto] stretches to read and fold on top
+    withdrawn: set[int]  # what the voids after the snapshot withdraw
+
+
 def world_at(tx: Transaction, name: str, point: Point, *, use_snapshots: bool = True,
              upto: Optional[int] = None) -> world_model.World:
     """Every read model of the campaign as the point sees it."""
     upto = seen_upto(tx, point) if upto is None else upto
-    voids = list(tx.read(name, types=[VOID], upto=upto))
-    withdrawn = {v.payload["target"] for v in voids}
-    plan = _plan(tx, name, upto, point.as_of, voids) if use_snapshots else None
-    base = snapshots.load(*tx.snapshot_state(name, plan[0])) if plan else None
+    plan = plan_for(tx, name, upto, point.as_of) if use_snapshots else None
+    base = snapshots.load(*tx.snapshot_state(name, plan.base)) if plan else None
     if base is None:  # fold from nothing, streamed in fold order
+        withdrawn = {v.payload["target"] for v in tx.read(name, types=[VOID], upto=upto)}
         return world_model.fold(_facts(tx.read(name, upto=upto, until_day=point.as_of, fold_order=True),
                                        withdrawn))
-    facts = [e for after, until in plan[1]
-             for e in _facts(tx.read(name, after=after, upto=until, until_day=point.as_of), withdrawn)]
+    facts = [e for after, until in plan.ranges
+             for e in _facts(tx.read(name, after=after, upto=until, until_day=point.as_of), plan.withdrawn)]
     facts.sort(key=lambda e: (e.game_time, e.position))
     return world_model.fold(facts, base)
 
@@ -69,26 +76,29 @@ def _facts(envelopes: Iterable[Envelope], withdrawn: set[int]) -> Iterator[Envel
     return (e for e in envelopes if e.type != VOID and e.position not in withdrawn)
 
 
-def _plan(tx: Transaction, name: str, upto: int, day: Optional[int],
-          voids: list[Envelope]) -> Optional[tuple[int, list[tuple[int, int]]]]:
-    """The snapshot to start from and the (after, upto] ranges to read, or None."""
+def plan_for(tx: Transaction, name: str, upto: int, day: Optional[int]) -> Optional[Plan]:
+    """Where a query that sees the events up to ``upto`` (and the days up to
+    ``day``) starts and what it reads, or None to fold from nothing. The
+    voids are read tile by tile as the walk goes back, not all of them."""
     tiles = tx.snapshot_tiles(name, upto)
     if not tiles:
         return None
     last = tiles[-1].position
     tail_first_day = tx.game_days(name, last, upto)[0] if upto > last else None
     earliest_after = _NEVER if tail_first_day is None else tail_first_day  # over (P(k), upto]
-    pending_voids = sorted(voids, key=lambda v: v.position)
-    lowest_target = _NEVER  # the earliest event withdrawn by a void in (P(k), upto]
+    withdrawn: set[int] = set()  # targets of the voids read so far: those in (voids_from, upto]
+    voids_from = upto
     chosen = None
     for k in range(len(tiles) - 1, -1, -1):
         tile = tiles[k]
-        while pending_voids and pending_voids[-1].position > tile.position:
-            lowest_target = min(lowest_target, pending_voids.pop().payload["target"])
-        if ((day is None or tile.max_game_time <= day) and earliest_after >= tile.max_game_time
-                and lowest_target > tile.position):
-            chosen = k
-            break
+        if (day is None or tile.max_game_time <= day) and earliest_after >= tile.max_game_time:
+            # A candidate: the voids since it (read once, in one stretch) must leave it whole.
+            withdrawn.update(v.payload["target"] for v in tx.read(name, types=[VOID], after=tile.position,
+                                                                  upto=voids_from))
+            voids_from = tile.position
+            if min(withdrawn, default=_NEVER) > tile.position:
+                chosen = k
+                break
         if k == 0 or tile.since != tiles[k - 1].position:
             return None  # the tiles below are not contiguous with this one: fold from nothing
         if tile.min_game_time is not None:
@@ -99,7 +109,7 @@ def _plan(tx: Transaction, name: str, upto: int, day: Optional[int],
               if day is None or (t.min_game_time is not None and t.min_game_time <= day)]
     if upto > last and (day is None or (tail_first_day is not None and tail_first_day <= day)):
         ranges.append((last, upto))
-    return tiles[chosen].position, _merged(ranges)
+    return Plan(tiles[chosen].position, _merged(ranges), withdrawn)
 
 
 def _merged(ranges: list[tuple[int, int]]) -> list[tuple[int, int]]:

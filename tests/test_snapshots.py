@@ -37,8 +37,8 @@ def history(tally_sqlite):
 
 def plan(tx, name, point):
     """The snapshot and ranges a query at the point would use, or None (fold from nothing)."""
-    upto = replay.seen_upto(tx, point)
-    return replay._plan(tx, name, upto, point.as_of, list(tx.read(name, types=["ledger.voided"], upto=upto)))
+    chosen = replay.plan_for(tx, name, replay.seen_upto(tx, point), point.as_of)
+    return None if chosen is None else (chosen.base, chosen.ranges)
 
 
 def worlds_agree(store, point):
