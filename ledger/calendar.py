@@ -16,7 +16,6 @@ campaign never depends on a file that may change later.
 from __future__ import annotations
 
 import re
-import tomllib
 from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
@@ -240,6 +239,8 @@ def spec_for(choice: str) -> dict[str, Any]:
     path = Path(choice)
     if path.suffix != ".toml":
         raise BadInput(f"unknown calendar {choice!r}: use gregorian, bifrost or a FILE.toml")
+    import tomllib  # only for a calendar file: not on every command's path
+
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except OSError as exc:

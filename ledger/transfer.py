@@ -28,6 +28,7 @@ _INTS = ("position", "version", "schema", "game_time")
 _OPTIONAL_INTS = ("session", "cause")
 _STRINGS = ("campaign", "stream", "type", "actor")
 _BATCH = 1000
+_CHECKPOINT_FROM = 10_000  # events imported at once
 
 
 @dataclass
@@ -99,6 +100,8 @@ def import_file(store: Store, path: str, *, snapshots: bool = True) -> ImportRes
         tx.insert_rows(batch)
         result.added += len(batch)
         result.secrets_missing = _unrevealed_without_secret(tx)
+    if result.added >= _CHECKPOINT_FROM:
+        store.checkpoint()
     if snapshots and result.added:
         build_all_snapshots(store)
     return result
