@@ -212,7 +212,11 @@ class Transaction:
         return appended
 
     def insert_rows(self, rows: list[dict]) -> None:
-        """Insert stored rows (payload as canonical text) exactly as given: import uses this.
+        """Insert stored rows (payload as canonical text) exactly as given."""
+        self.insert_tuples([tuple(row[c] for c in _COLUMNS) for row in rows])
+
+    def insert_tuples(self, rows: list[tuple]) -> None:
+        """Insert stored rows as tuples in the table's column order (import uses this).
 
         Straight to the driver's executemany: for a bulk load, building each
         row's parameters through the SQL expression layer cost as much as the insert."""
@@ -220,7 +224,7 @@ class Transaction:
             return
         sql = f"INSERT INTO events ({', '.join(_COLUMNS)}) VALUES ({', '.join(['?'] * len(_COLUMNS))})"
         try:
-            self._driver(sql, [tuple(row[c] for c in _COLUMNS) for row in rows])
+            self._driver(sql, rows)
         except sa.exc.IntegrityError:
             raise StoreError(
                 "another writer recorded the same stream version at the same time: run the command again"
