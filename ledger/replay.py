@@ -64,10 +64,11 @@ def world_at(tx: Transaction, name: str, point: Point, *, use_snapshots: bool = 
     base = snapshots.load(*tx.snapshot_state(name, plan.base)) if plan else None
     if base is None:  # fold from nothing, streamed in fold order
         withdrawn = {v.payload["target"] for v in tx.read(name, types=[VOID], upto=upto)}
-        return world_model.fold(_facts(tx.read(name, upto=upto, until_day=point.as_of, fold_order=True),
-                                       withdrawn))
+        return world_model.fold(_facts(tx.read(name, upto=upto, until_day=point.as_of, fold_order=True,
+                                               payload_if=world_model.needs_payload), withdrawn))
     facts = [e for after, until in plan.ranges
-             for e in _facts(tx.read(name, after=after, upto=until, until_day=point.as_of), plan.withdrawn)]
+             for e in _facts(tx.read(name, after=after, upto=until, until_day=point.as_of,
+                                     payload_if=world_model.needs_payload), plan.withdrawn)]
     facts.sort(key=lambda e: (e.game_time, e.position))
     return world_model.fold(facts, base)
 

@@ -234,9 +234,11 @@ class Transaction:
              upto: Optional[int] = None, types: Optional[Sequence[str]] = None,
              stream: Optional[str] = None, session: Optional[int] = None,
              recorded_by: Optional[str] = None, until_day: Optional[int] = None,
-             fold_order: bool = False) -> Iterator[Envelope]:
+             fold_order: bool = False, payload_if: Optional[Callable[[str], bool]] = None) -> Iterator[Envelope]:
         """Envelopes streamed from the database, in position order (or, with
-        ``fold_order``, in (game_time, position) order, as projections fold them)."""
+        ``fold_order``, in (game_time, position) order, as projections fold them).
+        ``payload_if``: decode the payload only of the types it says yes to (the
+        others carry UNREAD, which refuses to be read)."""
         query = sa.select(events).where(events.c.position > after)
         if campaign is not None:
             query = query.where(self._campaign(campaign, ranged=bool(after) and not (types or stream or fold_order)))
@@ -253,8 +255,13 @@ class Transaction:
         if until_day is not None:
             query = query.where(events.c.game_time <= until_day)
         order = (events.c.game_time, events.c.position) if fold_order else (events.c.position,)
-        for row in self.conn.execute(query.order_by(*order).execution_options(yield_per=2000)):
-            yield envelope_from_row(row)
+        rows = self.conn.execute(query.order_by(*order).execution_options(yield_per=2000))
+        if payload_if is None:
+            for row in rows:
+                yield envelope_from_row(row)
+            return
+        for row in rows:
+            yield envelope_from_row(row) if payload_if(row[4]) else Envelope(*row[:11], UNREAD, row[12], row[13])
 
     def first(self, campaign: str) -> Optional[Envelope]:
         """The campaign's first event, its campaign.created (an index seek)."""
@@ -417,6 +424,18 @@ class Transaction:
             sa.select(dice_secrets.c.seed)
             .where(dice_secrets.c.campaign == campaign, dice_secrets.c.epoch == epoch)
         ).scalar()
+
+
+class _Unread(dict):
+    """The payload of an event read without it: reading it is a bug, said loudly."""
+
+    def _refuse(self, *_args, **_kwargs):
+        raise RuntimeError("this event's payload was not read (payload_if said it is not needed)")
+
+    __getitem__ = get = items = keys = values = __iter__ = __contains__ = __len__ = _refuse
+
+
+UNREAD = _Unread()
 
 
 def envelope_from_row(row: sa.Row) -> Envelope:

@@ -33,6 +33,9 @@ def reacts_to(event_type: str) -> bool:
     return True  # any event may move the campaign's today on
 
 
+READS_PAYLOAD = frozenset({"campaign.created", "calendar.advanced", "campaign.setting_changed"})
+
+
 def apply(state: Optional[CampaignState], envelope: Envelope) -> Optional[CampaignState]:
     p = envelope.payload
     if envelope.type == "campaign.created":

@@ -132,6 +132,10 @@ def reacts_to(event_type: str) -> bool:
     return True  # any event during play marks that play has begun
 
 
+READS_PAYLOAD = frozenset({"session.opened", "session.closed", "treasure.found", "treasure.divided",
+                           "character.died"})
+
+
 def apply(state: Sessions, e: Envelope) -> Sessions:
     p = e.payload
     if e.type == "session.opened":

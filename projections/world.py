@@ -7,6 +7,7 @@ from dataclasses import dataclass, fields
 from typing import Iterable, Optional
 
 from ledger.envelope import Envelope
+from projections.frozen import replace
 from projections import advancement, band, campaign, company, divine, downtime, sessions, skirmishers, stable
 
 
@@ -39,12 +40,33 @@ def _reacting(event_type: str) -> tuple[int, ...]:
     return found
 
 
+_ALWAYS = (MODELS.index(campaign), MODELS.index(sessions))  # they see every event, reading few payloads
+_PAYLOAD: dict[str, bool] = {}
+
+
+def needs_payload(event_type: str) -> bool:
+    """Whether folding an event of this type reads its payload. Most of a long
+    log is dice.rolled, which only moves the day on and marks play begun: a
+    rebuild need not decode those payloads at all."""
+    found = _PAYLOAD.get(event_type)
+    if found is None:
+        found = _PAYLOAD[event_type] = (any(i not in _ALWAYS for i in _reacting(event_type))
+                                        or event_type in campaign.READS_PAYLOAD
+                                        or event_type in sessions.READS_PAYLOAD)
+    return found
+
+
 def apply(world: World, e: Envelope) -> World:
     """Fold one event into the read models that react to its type; the others are left as they are."""
-    parts = [getattr(world, name) for name in _FIELDS]
+    parts = world.__dict__
+    changes = {}
     for i in _reacting(e.type):
-        parts[i] = MODELS[i].apply(parts[i], e)
-    return World(*parts)
+        name = _FIELDS[i]
+        before = parts[name]
+        after = MODELS[i].apply(before, e)
+        if after is not before:
+            changes[name] = after
+    return replace(world, **changes) if changes else world
 
 
 def fold(envelopes: Iterable[Envelope], world: World = EMPTY) -> World:

@@ -100,3 +100,32 @@ def test_archiving_closed_sessions_changes_no_answer(tmp_path, monkeypatch):
     assert packed.get(3) == whole.get(3) and packed.get(3) is not None
     for n in range(1, 7):
         assert list(packed.expeditions(f"Hero {n}", 10**6)) == list(whole.expeditions(f"Hero {n}", 10**6))
+
+
+@pytest.mark.parametrize("campaign, script", [("Central Oregon", None), ("Wolves", "wolves-start.tally"),
+                                              ("Bifrost", "bifrost-gods.tally")])
+def test_a_rebuild_that_skips_unread_payloads_gives_what_reading_them_all_gives(tally_sqlite, campaign, script):
+    from ledger.replay import world_at
+    from projections.timeline import NOW
+
+    t = tally_sqlite
+    if script is None:
+        t.ok("script", str(FIXTURES / "open-table.tally"), "--quiet")
+    else:
+        t.ok("--campaign", campaign, "script", str(FIXTURES / script), "--quiet")
+    store = Store(t.url)
+    with store.reading() as tx:
+        skipped = world_at(tx, campaign, NOW, use_snapshots=False)
+        assert sum(1 for e in tx.read(campaign) if not world.needs_payload(e.type)) > 10
+    everything = world.fold(visible(store.read(campaign)))
+    store.dispose()
+    assert skipped == everything
+
+
+def test_an_unread_payload_refuses_to_be_read():
+    from ledger.store import UNREAD
+
+    with pytest.raises(RuntimeError, match="not read"):
+        UNREAD["character"]
+    with pytest.raises(RuntimeError, match="not read"):
+        UNREAD.get("character")
