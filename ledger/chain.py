@@ -96,12 +96,15 @@ def verify_rows(rows: Iterable[Mapping[str, Any]]) -> tuple[int, str]:
 def _row_hash(row: tuple) -> str:
     """``stored_hash`` of a row as a tuple in COLUMNS order: the same bytes, with
     no mapping built. Whole numbers are formatted with ``d``, so a value of any
-    other type raises instead of passing for a number."""
+    other type raises instead of passing for a number. prev_hash and
+    recorded_at are written without JSON escaping: their true values (hex, and
+    an instant the store formats) never need any, so an altered value can only
+    give other bytes, never the original ones."""
     (position, campaign, stream, version, type_, schema, game_time, recorded_at, session, actor, cause,
      payload, prev_hash, _) = row
     body = (f'{{"actor":{_STRING(actor)},"campaign":{_STRING(campaign)},"cause":{_value(cause)},'
             f'"game_time":{game_time:d},"payload":{payload},"position":{position:d},'
-            f'"prev_hash":{_STRING(prev_hash)},"recorded_at":{_STRING(recorded_at)},"schema":{schema:d},'
+            f'"prev_hash":"{prev_hash}","recorded_at":"{recorded_at}","schema":{schema:d},'
             f'"session":{_value(session)},"stream":{_STRING(stream)},"type":{_STRING(type_)},"version":{version:d}}}')
     return hashlib.sha256(body.encode("utf-8")).hexdigest()
 
