@@ -65,12 +65,16 @@ def world_at(tx: Transaction, name: str, point: Point, *, use_snapshots: bool = 
     if base is None:  # fold from nothing, streamed in fold order
         withdrawn = {v.payload["target"] for v in tx.read(name, types=[VOID], upto=upto)}
         return world_model.fold(_facts(tx.read(name, upto=upto, until_day=point.as_of, fold_order=True,
-                                               payload_if=world_model.needs_payload), withdrawn))
+                                               payload_if=_payload_needed), withdrawn))
     facts = [e for after, until in plan.ranges
              for e in _facts(tx.read(name, after=after, upto=until, until_day=point.as_of,
-                                     payload_if=world_model.needs_payload), plan.withdrawn)]
+                                     payload_if=_payload_needed), plan.withdrawn)]
     facts.sort(key=lambda e: (e.game_time, e.position))
     return world_model.fold(facts, base)
+
+
+def _payload_needed(event_type: str) -> bool:
+    return event_type == VOID or world_model.needs_payload(event_type)
 
 
 def _facts(envelopes: Iterable[Envelope], withdrawn: set[int]) -> Iterator[Envelope]:
@@ -184,7 +188,7 @@ def build_snapshots(tx: Transaction, name: str, every: int = SNAPSHOT_EVERY) -> 
     for position in tx.positions(name, after=since, every=every) + [tx.campaign_head(name)]:
         if position is None or position <= since:
             continue
-        between = list(tx.read(name, after=since, upto=position))
+        between = list(tx.read(name, after=since, upto=position, payload_if=_payload_needed))
         carried = world is not None and all(
             (last_day is None or e.game_time >= last_day) and (e.type != VOID or e.payload["target"] > since)
             for e in between)
