@@ -103,7 +103,8 @@ class Store:
         try:
             with self.engine.connect() as conn:
                 yield conn.execution_options(tally_write=write)
-        except sa.exc.OperationalError as exc:
+        except (sa.exc.OperationalError, self.engine.dialect.dbapi.OperationalError) as exc:
+            # the second: from the statements the append path hands the driver's cursor directly
             raise StoreError(_driver_message(self.url, exc)) from None
 
     @contextmanager
@@ -159,21 +160,28 @@ class Transaction:
             return sa.literal_column("+events.campaign") == campaign
         return events.c.campaign == campaign
 
-    # The append path's statements go straight to the driver: every append
-    # runs them, and building them through the expression layer cost more
-    # than running them. Written with ? and adapted to the driver's markers.
-    def _driver(self, sql: str, params=()) -> sa.CursorResult:
+    # The append path's statements go straight to the driver's cursor: every
+    # append runs them, and the SQL layer's bookkeeping around each statement
+    # cost more than running it. Written with ? and adapted to the driver's markers.
+    def _cursor(self, sql: str, params=(), *, many: bool = False):
         if self.conn.dialect.paramstyle != "qmark":
             sql = sql.replace("?", "%s")
-        return self.conn.exec_driver_sql(sql, params)
+        cursor = self.conn.connection.driver_connection.cursor()
+        (cursor.executemany if many else cursor.execute)(sql, params)
+        return cursor
 
     def head(self) -> tuple[int, str, Optional[str]]:
-        row = self._driver("SELECT position, hash, recorded_at FROM events ORDER BY position DESC LIMIT 1").first()
+        cursor = self._cursor("SELECT position, hash, recorded_at FROM events ORDER BY position DESC LIMIT 1")
+        row = cursor.fetchone()
+        cursor.close()
         return (row[0], row[1], row[2]) if row else (0, GENESIS, None)
 
     def stream_version(self, campaign: str, stream: str) -> int:
-        return self._driver("SELECT coalesce(max(version), 0) FROM events WHERE campaign = ? AND stream = ?",
-                            (campaign, stream)).scalar_one()
+        cursor = self._cursor("SELECT coalesce(max(version), 0) FROM events WHERE campaign = ? AND stream = ?",
+                              (campaign, stream))
+        version = cursor.fetchone()[0]
+        cursor.close()
+        return version
 
     def append(self, campaign: str, new_events: Sequence[NewEvent], *, actor: str,
                expected: Optional[Mapping[str, int]] = None) -> list[Envelope]:
@@ -224,8 +232,8 @@ class Transaction:
             return
         sql = f"INSERT INTO events ({', '.join(_COLUMNS)}) VALUES ({', '.join(['?'] * len(_COLUMNS))})"
         try:
-            self._driver(sql, rows)
-        except sa.exc.IntegrityError:
+            self._cursor(sql, rows, many=True).close()
+        except self.conn.dialect.dbapi.IntegrityError:
             raise StoreError(
                 "another writer recorded the same stream version at the same time: run the command again"
             ) from None
@@ -497,7 +505,7 @@ def _configure_sqlite(engine: Engine) -> None:
     @sa_event.listens_for(engine, "begin")
     def on_begin(conn):
         write = conn.get_execution_options().get("tally_write", False)
-        conn.exec_driver_sql("BEGIN IMMEDIATE" if write else "BEGIN")
+        conn.connection.driver_connection.execute("BEGIN IMMEDIATE" if write else "BEGIN")
 
 
 def _driver_message(url: str, exc: Exception) -> str:
