@@ -32,7 +32,8 @@ _INTS = ("position", "version", "schema", "game_time")
 _OPTIONAL_INTS = ("session", "cause")
 _STRINGS = ("campaign", "stream", "type", "actor")
 _BATCH = 1000
-_CHUNK = 2000  # lines a worker checks at a time
+_CHUNK = 2000  # lines checked at a time in this process
+_BLOCK = 2**20  # bytes a worker checks at a time
 _PARALLEL_FROM = 16 * 2**20  # bytes: a smaller file is checked in this process
 _CHECKPOINT_FROM = 10_000  # events imported at once
 
@@ -125,24 +126,34 @@ def import_file(store: Store, path: str, *, snapshots: bool = True, workers: Opt
 @contextmanager
 def _checked_lines(handle, workers: int) -> Iterator[Iterator[tuple[int, tuple]]]:
     """(line number, checked row) for every line, in order; BadInput at the
-    first line that fails its own checks. With workers, chunks of lines are
-    checked side by side, a bounded number ahead of the one being linked."""
-    chunks = _chunks(handle)
+    first line that fails its own checks. With workers, blocks of the file
+    are checked side by side, a bounded number ahead of the one being linked.
+
+    A worker is told only where its block lies and reads it itself, so every
+    message to it is tiny; and the pool is closed and joined, never
+    terminated: after a refusal the few blocks in flight are finished and
+    thrown away (terminating a pool while a large task is half written to a
+    worker's pipe can leave it waiting for ever)."""
     if workers < 2:
-        yield _rows(_check_chunk(first, lines) for first, lines in chunks)
+        yield _rows(_check_chunk(first, lines) for first, lines in _chunks(handle))
         return
-    with get_context("fork").Pool(workers) as pool:
-        pending = deque(pool.apply_async(_check_chunk, chunk) for chunk in islice(chunks, 2 * workers))
+    blocks = _blocks(handle)
+    pool = get_context("fork").Pool(workers)
+    try:
+        pending = deque(pool.apply_async(_check_block, (handle.name, *block)) for block in islice(blocks, 2 * workers))
 
         def results():
             while pending:
                 done = pending.popleft().get()
-                following = next(chunks, None)
+                following = next(blocks, None)
                 if following is not None:
-                    pending.append(pool.apply_async(_check_chunk, following))
+                    pending.append(pool.apply_async(_check_block, (handle.name, *following)))
                 yield done
 
         yield _rows(results())
+    finally:
+        pool.close()
+        pool.join()
 
 
 def _chunks(handle) -> Iterator[tuple[int, list[bytes]]]:
@@ -150,6 +161,27 @@ def _chunks(handle) -> Iterator[tuple[int, list[bytes]]]:
     while lines := list(islice(handle, _CHUNK)):
         yield number, lines
         number += len(lines)
+
+
+def _blocks(handle) -> Iterator[tuple[int, int, int]]:
+    """(first line number, byte offset, byte length) of blocks of whole lines."""
+    number, offset = 1, 0
+    while data := handle.read(_BLOCK):
+        if not data.endswith(b"\n"):
+            data += handle.readline()  # finish the last line
+        lines = data.count(b"\n") + (0 if data.endswith(b"\n") else 1)
+        yield number, offset, len(data)
+        number, offset = number + lines, offset + len(data)
+
+
+def _check_block(path: str, first: int, offset: int, length: int) -> tuple[int, list[tuple], Optional[str]]:
+    with open(path, "rb") as handle:
+        handle.seek(offset)
+        data = handle.read(length)
+    lines = data.split(b"\n")  # as iterating the file splits: at newlines only
+    if lines[-1] == b"":
+        lines.pop()
+    return _check_chunk(first, lines)
 
 
 def _check_chunk(first: int, lines: list[bytes]) -> tuple[int, list[tuple], Optional[str]]:

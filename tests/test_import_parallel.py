@@ -15,7 +15,8 @@ from ledger.store import Store
 
 @pytest.fixture
 def exported(tmp_path, monkeypatch):
-    monkeypatch.setattr(transfer, "_CHUNK", 100)  # many chunks, even for a short file
+    monkeypatch.setattr(transfer, "_CHUNK", 100)  # many chunks and blocks, even for a short file
+    monkeypatch.setattr(transfer, "_BLOCK", 20_000)
     buffer = io.StringIO()
     generate(buffer, events=1500, seed=5)
     path = tmp_path / "log.jsonl"
