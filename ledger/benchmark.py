@@ -139,7 +139,8 @@ def _sizes(store, url: str) -> dict:
             size = pages * tx.conn.exec_driver_sql("PRAGMA page_size").scalar()
         else:
             size = tx.conn.execute(sa.text("SELECT pg_database_size(current_database())")).scalar()
-    return {"database_mb": round(size / 2**20), "snapshot_kb": round(average / 1024, 1)}
+    # PostgreSQL answers avg() with a Decimal
+    return {"database_mb": round(int(size) / 2**20), "snapshot_kb": round(float(average) / 1024, 1)}
 
 
 def _as_of(store, name: str, seed: int, queries: int, slow: int) -> dict:

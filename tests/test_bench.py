@@ -47,3 +47,12 @@ def test_bench_run_refuses_bad_input_in_one_line(tmp_path):
     assert "PostgreSQL URL" in t.refused("bench", "run", "--bench-db", "sqlite:///x.db").stderr
     assert "at least 100 events" in t.refused("bench", "generate", "--events", "5", "--out",
                                               str(tmp_path / "x.jsonl")).stderr
+
+
+def test_bench_run_on_postgresql_reports_figures_json_can_carry(pg_server):
+    import json
+
+    figures = run(2000, backend="postgresql", url=pg_server.new_database(), peer=False, appends=40, queries=3)
+    assert figures["backend"] == "postgresql" and figures["database_mb"] > 0
+    assert figures["writers_lost"] == 0 and figures["writers_chain_valid"]
+    assert json.loads(json.dumps(figures))["import_events_per_s"] > 0
