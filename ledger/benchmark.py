@@ -41,6 +41,16 @@ def _timed(fn):
 
 
 def _peak_rss_mb() -> float:
+    """This process's peak resident memory. VmHWM where Linux has it: ru_maxrss
+    carries a forking parent's peak over exec, so a helper started from a large
+    benchmark process would report the parent's memory, not its own."""
+    try:
+        with open("/proc/self/status") as status:
+            for line in status:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1]) / 1024
+    except OSError:
+        pass
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
