@@ -122,7 +122,7 @@ def run(events: int, *, backend: str = "sqlite", url: Optional[str] = None, seed
             figures.update(_appends(store, NAME, appends))
             figures.update(_cli_start(target, NAME))
             store.dispose()
-            figures.update(_writers(target, per_writer=max(50, appends // 2)))
+            figures.update(_writers(target, per_writer=max(50, appends)))
         if peer:
             figures["eventsourcing"] = _peer(work, min(events, 100_000))
     finally:
@@ -224,23 +224,27 @@ def _cli_start(url: str, name: str) -> dict:
 
 
 def _writers(url: str, per_writer: int) -> dict:
-    """WRITERS processes appending at once: nothing lost, the chain still valid."""
+    """WRITERS processes appending at once: nothing lost, the chain still valid.
+    They start together at an agreed instant, after their imports, so the
+    figure is appends over the time they contended, not process start-up."""
     from ledger.chain import verify_stored
     from ledger.store import Store
 
     store = Store(url)
     with store.reading() as tx:
         before = tx.head()[0]
-    start = time.perf_counter()
+    start_at = time.time() + 3.0
     procs = [subprocess.Popen([sys.executable, "-m", "ledger.benchmark", "write", url, f"writer-{n}",
-                               str(per_writer)], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+                               str(per_writer), str(start_at)], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
              for n in range(WRITERS)]
-    failed = [p.stderr.read().decode()[-300:] for p in procs if p.wait() != 0]
-    seconds = time.perf_counter() - start
+    outputs = [p.communicate() for p in procs]
+    failed = [err.decode()[-300:] for p, (_, err) in zip(procs, outputs) if p.returncode != 0]
+    ended = [json.loads(out)["ended"] for p, (out, _) in zip(procs, outputs) if p.returncode == 0]
     with store.reading() as tx:
         added = tx.head()[0] - before
         count, _ = verify_stored(tx.raw_rows())
     store.dispose()
+    seconds = max(ended, default=start_at + 1) - start_at
     return {"writers": WRITERS, "writers_events_per_s": round(added / seconds),
             "writers_lost": WRITERS * per_writer - added, "writers_failed": len(failed),
             "writers_chain_valid": count == before + added}
@@ -267,7 +271,7 @@ def _rebuild(url: str, name: str) -> dict:
     return {"seconds": seconds, "peak_rss_mb": round(_peak_rss_mb())}
 
 
-def _write(url: str, actor: str, count: int) -> dict:
+def _write(url: str, actor: str, count: int, start_at: float) -> dict:
     from ledger.envelope import NewEvent
     from ledger.events.stable import CashChanged
     from ledger.generator import NAME
@@ -276,14 +280,16 @@ def _write(url: str, actor: str, count: int) -> dict:
     store = Store(url)
     with store.reading() as tx:
         day = tx.last_day(NAME, tx.head()[0])
+    time.sleep(max(0.0, start_at - time.time()))
     for i in range(count):
         store.append(NAME, [NewEvent(f"character:hero-{i % 3 + 1}", CashChanged(
             character=f"Hero {i % 3 + 1}", delta=1, why=f"{actor} {i}"), game_time=day)], actor=actor)
     store.dispose()
-    return {"appended": count}
+    return {"appended": count, "ended": time.time()}
 
 
 if __name__ == "__main__":
     verb, *rest = sys.argv[1:]
-    answer = _rebuild(rest[0], rest[1]) if verb == "rebuild" else _write(rest[0], rest[1], int(rest[2]))
+    answer = _rebuild(rest[0], rest[1]) if verb == "rebuild" else _write(rest[0], rest[1], int(rest[2]),
+                                                                         float(rest[3]))
     print(json.dumps(answer))
