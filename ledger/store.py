@@ -306,7 +306,8 @@ class Transaction:
 
     def positions(self, campaign: str, *, after: int = 0, every: int = 1) -> list[int]:
         """Every ``every``-th position of the campaign's events after ``after``."""
-        query = (sa.select(events.c.position).where(events.c.campaign == campaign, events.c.position > after)
+        query = (sa.select(events.c.position)
+                 .where(self._campaign(campaign, ranged=True), events.c.position > after)
                  .order_by(events.c.position))
         return [p for i, p in enumerate(self.conn.execute(query.execution_options(yield_per=20000)).scalars(), 1)
                 if i % every == 0]
