@@ -164,3 +164,24 @@ def pantheon(tally_sqlite) -> Tally:
     t.ok("god", "adopt", "Aud", "Tyr", "--power", "5", "--alignment", "2L", "--flatterable",
          "--sacrifice", "an enemy's weapon, broken")
     return t
+
+
+def generated(tmp_path, *, events: int, seed: int, players: int = 40, years: int = 3,
+              name: str = "generated") -> str:
+    """A generated campaign (ledger/generator.py) imported without snapshots into
+    a new SQLite file; its URL."""
+    import io
+
+    from ledger.generator import generate
+    from ledger.store import Store
+    from ledger.transfer import import_file
+
+    buffer = io.StringIO()
+    generate(buffer, events=events, players=players, years=years, seed=seed)
+    path = tmp_path / f"{name}.jsonl"
+    path.write_text(buffer.getvalue())
+    url = f"sqlite:///{tmp_path / name}.db"
+    store = Store(url)
+    import_file(store, str(path), snapshots=False)
+    store.dispose()
+    return url

@@ -10,6 +10,7 @@ from ledger import replay
 from ledger.commands.base import load
 from ledger.store import Store
 from projections.timeline import Pin
+from tests.conftest import generated
 
 FIXTURE = Path(__file__).parent.parent / "fixtures" / "open-table.tally"
 
@@ -124,17 +125,9 @@ def test_tiled_snapshots_serve_every_axis_of_a_long_campaign_and_agree_with_a_re
     """A generated campaign (late facts, voids) snapshotted every 50 events: at
     random points on the three axes the snapshot path equals a fold from
     nothing, and it reads only a few stretches of the log."""
-    import io
+    from ledger.generator import NAME
 
-    from ledger.generator import NAME, generate
-    from ledger.transfer import import_file
-
-    path = tmp_path / "gen.jsonl"
-    buffer = io.StringIO()
-    generate(buffer, events=4000, players=8, years=2, seed=11)
-    path.write_text(buffer.getvalue())
-    store = Store(f"sqlite:///{tmp_path / 'tiles.db'}")
-    import_file(store, str(path), snapshots=False)
+    store = Store(generated(tmp_path, events=4000, players=8, years=2, seed=11))
     with store.transaction() as tx:
         taken = replay.build_snapshots(tx, NAME, every=50)
     assert len(taken) >= 4000 // 50
@@ -161,23 +154,16 @@ def test_tiled_snapshots_serve_every_axis_of_a_long_campaign_and_agree_with_a_re
 
 
 def test_snapshots_share_the_packed_session_archive_and_refuse_a_missing_blob(tmp_path, monkeypatch):
-    import io
     import json
 
     import sqlalchemy as sa
 
-    from ledger.generator import NAME, generate
-    from ledger.transfer import import_file
+    from ledger.generator import NAME
     from projections import sessions, snapshots
 
     monkeypatch.setattr(sessions, "ARCHIVE_EVERY", 4)  # pack the history early and often
     monkeypatch.setattr(snapshots, "BLOB_FROM", 64)
-    buffer = io.StringIO()
-    generate(buffer, events=3000, players=6, seed=3)
-    path = tmp_path / "gen.jsonl"
-    path.write_text(buffer.getvalue())
-    store = Store(f"sqlite:///{tmp_path / 'blobs.db'}")
-    import_file(store, str(path), snapshots=False)
+    store = Store(generated(tmp_path, events=3000, players=6, seed=3))
     with store.transaction() as tx:
         replay.build_snapshots(tx, NAME, every=100)
     with store.reading() as tx:

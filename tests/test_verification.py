@@ -2,7 +2,6 @@
 answer exactly as one pass does — the same count and head, and the same
 first broken position wherever the break is."""
 
-import io
 from contextlib import closing
 
 import pytest
@@ -10,22 +9,13 @@ import pytest
 from ledger import verification
 from ledger.chain import verify_stored
 from ledger.errors import ChainBroken
-from ledger.generator import generate
 from ledger.store import Store
-from ledger.transfer import import_file
-from tests.conftest import tamper
+from tests.conftest import generated, tamper
 
 
 @pytest.fixture
 def long_log(tmp_path, monkeypatch):
-    buffer = io.StringIO()
-    generate(buffer, events=3000, seed=2)
-    path = tmp_path / "g.jsonl"
-    path.write_text(buffer.getvalue())
-    url = f"sqlite:///{tmp_path / 'v.db'}"
-    store = Store(url)
-    import_file(store, str(path), snapshots=False)
-    store.dispose()
+    url = generated(tmp_path, events=3000, seed=2)
     monkeypatch.setattr(verification, "PARALLEL_FROM", 100)  # split even this short log
     return url
 

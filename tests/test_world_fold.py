@@ -3,18 +3,25 @@ type. That is a speed-up, never a change of meaning: over every fixture
 campaign and a generated one, it gives what folding every event into every
 read model gives."""
 
-import io
 from pathlib import Path
 
 import pytest
 
-from ledger.generator import generate
 from ledger.store import Store
-from ledger.transfer import import_file
 from projections import world
 from projections.timeline import visible
+from tests.conftest import generated
 
 FIXTURES = Path(__file__).parent.parent / "fixtures"
+
+
+def played(t, campaign, script):
+    """Replay a fixture campaign's script; the ledger's URL."""
+    if script is None:
+        t.ok("script", str(FIXTURES / "open-table.tally"), "--quiet")
+    else:
+        t.ok("--campaign", campaign, "script", str(FIXTURES / script), "--quiet")
+    return t.url
 
 
 def every_model_sees_every_event(envelopes):
@@ -28,12 +35,7 @@ def every_model_sees_every_event(envelopes):
 @pytest.mark.parametrize("campaign, script", [("Central Oregon", None), ("Wolves", "wolves-start.tally"),
                                               ("Bifrost", "bifrost-gods.tally")])
 def test_folding_by_type_changes_nothing_in_the_fixture_campaigns(tally_sqlite, campaign, script):
-    t = tally_sqlite
-    if script is None:
-        t.ok("script", str(FIXTURES / "open-table.tally"), "--quiet")
-    else:
-        t.ok("--campaign", campaign, "script", str(FIXTURES / script), "--quiet")
-    store = Store(t.url)
+    store = Store(played(tally_sqlite, campaign, script))
     envelopes = visible(store.read(campaign))
     store.dispose()
     assert len({e.type for e in envelopes}) > 10
@@ -41,12 +43,7 @@ def test_folding_by_type_changes_nothing_in_the_fixture_campaigns(tally_sqlite, 
 
 
 def test_folding_by_type_changes_nothing_in_a_generated_campaign(tmp_path):
-    buffer = io.StringIO()
-    generate(buffer, events=3000, seed=4)
-    path = tmp_path / "g.jsonl"
-    path.write_text(buffer.getvalue())
-    store = Store(f"sqlite:///{tmp_path / 'g.db'}")
-    import_file(store, str(path), snapshots=False)
+    store = Store(generated(tmp_path, events=3000, seed=4))
     envelopes = visible(store.read())
     store.dispose()
     assert world.fold(envelopes) == every_model_sees_every_event(envelopes)
@@ -82,12 +79,7 @@ def test_the_quick_replace_holds_for_every_read_model_class():
 def test_archiving_closed_sessions_changes_no_answer(tmp_path, monkeypatch):
     from projections import sessions
 
-    buffer = io.StringIO()
-    generate(buffer, events=4000, players=6, seed=9)
-    path = tmp_path / "g.jsonl"
-    path.write_text(buffer.getvalue())
-    store = Store(f"sqlite:///{tmp_path / 'g.db'}")
-    import_file(store, str(path), snapshots=False)
+    store = Store(generated(tmp_path, events=4000, players=6, seed=9))
     envelopes = visible(store.read())
     store.dispose()
     monkeypatch.setattr(sessions, "ARCHIVE_EVERY", 10**9)
@@ -108,12 +100,7 @@ def test_a_rebuild_that_skips_unread_payloads_gives_what_reading_them_all_gives(
     from ledger.replay import world_at
     from projections.timeline import NOW
 
-    t = tally_sqlite
-    if script is None:
-        t.ok("script", str(FIXTURES / "open-table.tally"), "--quiet")
-    else:
-        t.ok("--campaign", campaign, "script", str(FIXTURES / script), "--quiet")
-    store = Store(t.url)
+    store = Store(played(tally_sqlite, campaign, script))
     with store.reading() as tx:
         skipped = world_at(tx, campaign, NOW, use_snapshots=False)
         assert sum(1 for e in tx.read(campaign) if not world.needs_payload(e.type)) > 10
