@@ -17,7 +17,7 @@ from collections import deque
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from itertools import islice
-from multiprocessing import get_context
+from multiprocessing import get_all_start_methods, get_context
 from pathlib import Path
 from typing import Any, Iterator, Optional
 
@@ -134,7 +134,7 @@ def _checked_lines(handle, workers: int) -> Iterator[Iterator[tuple[int, tuple]]
     terminated: after a refusal the few blocks in flight are finished and
     thrown away (terminating a pool while a large task is half written to a
     worker's pipe can leave it waiting for ever)."""
-    if workers < 2:
+    if workers < 2 or "fork" not in get_all_start_methods():  # one process where fork is not offered
         yield _rows(_check_chunk(first, lines) for first, lines in _chunks(handle))
         return
     blocks = _blocks(handle)

@@ -14,7 +14,7 @@ from __future__ import annotations
 import os
 from contextlib import closing
 from concurrent.futures import ProcessPoolExecutor
-from multiprocessing import get_context
+from multiprocessing import get_all_start_methods, get_context
 from typing import Optional
 
 from ledger.chain import GENESIS, verify_stored
@@ -29,7 +29,7 @@ def verify_database(store: Store, workers: Optional[int] = None) -> tuple[int, s
     with store.reading() as tx:
         head = tx.head()[0]
     workers = workers or min(os.cpu_count() or 1, 4)
-    if head < PARALLEL_FROM or workers < 2:
+    if head < PARALLEL_FROM or workers < 2 or "fork" not in get_all_start_methods():
         with store.reading() as tx, closing(tx.raw_rows()) as rows:
             return verify_stored(rows)
     bounds = [head * i // workers for i in range(workers + 1)]
