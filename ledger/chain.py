@@ -66,22 +66,15 @@ def _value(value: Any) -> str:
     return _STRING(value)
 
 
+COLUMNS = ("position", "campaign", "stream", "version", "type", "schema", "game_time", "recorded_at",
+           "session", "actor", "cause", "payload", "prev_hash", "hash")  # as stored, in the table's order
+
+
 def stored_hash(fields: Mapping[str, Any]) -> str:
     """The hash of a stored row, its payload kept as the stored canonical
     text: the same bytes ``event_hash`` hashes, without parsing the payload
-    and encoding it again. Keys in code-point order, as canonical JSON sorts them."""
-    body = (f'{{"actor":{_value(fields["actor"])},"campaign":{_value(fields["campaign"])},'
-            f'"cause":{_value(fields["cause"])},"game_time":{_value(fields["game_time"])},'
-            f'"payload":{fields["payload"]},"position":{_value(fields["position"])},'
-            f'"prev_hash":{_value(fields["prev_hash"])},"recorded_at":{_value(fields["recorded_at"])},'
-            f'"schema":{_value(fields["schema"])},"session":{_value(fields["session"])},'
-            f'"stream":{_value(fields["stream"])},"type":{_value(fields["type"])},'
-            f'"version":{_value(fields["version"])}}}')
-    return hashlib.sha256(body.encode("utf-8")).hexdigest()
-
-
-COLUMNS = ("position", "campaign", "stream", "version", "type", "schema", "game_time", "recorded_at",
-           "session", "actor", "cause", "payload", "prev_hash", "hash")  # as stored, in the table's order
+    and encoding it again (the byte layout is ``_row_hash``'s)."""
+    return _row_hash(tuple(fields.get(name) for name in COLUMNS))
 
 
 def verify_rows(rows: Iterable[Mapping[str, Any]]) -> tuple[int, str]:
@@ -94,12 +87,14 @@ def verify_rows(rows: Iterable[Mapping[str, Any]]) -> tuple[int, str]:
 
 
 def _row_hash(row: tuple) -> str:
-    """``stored_hash`` of a row as a tuple in COLUMNS order: the same bytes, with
-    no mapping built. Whole numbers are formatted with ``d``, so a value of any
-    other type raises instead of passing for a number. prev_hash and
-    recorded_at are written without JSON escaping: their true values (hex, and
-    an instant the store formats) never need any, so an altered value can only
-    give other bytes, never the original ones."""
+    """The hash of a stored row as a tuple in COLUMNS order, over the bytes of
+    canonical JSON: keys in code-point order, the payload as its stored
+    canonical text, no mapping built. Whole numbers are formatted with ``d``,
+    so a value of any other type raises instead of passing for a number.
+    prev_hash and recorded_at are written without JSON escaping: their true
+    values (hex, and an instant the store formats; import checks both) never
+    need any, so an altered value can only give other bytes, never the
+    original ones."""
     (position, campaign, stream, version, type_, schema, game_time, recorded_at, session, actor, cause,
      payload, prev_hash, _) = row
     body = (f'{{"actor":{_STRING(actor)},"campaign":{_STRING(campaign)},"cause":{_value(cause)},'
