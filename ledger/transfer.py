@@ -2,9 +2,10 @@
 
 Import re-verifies every line before anything is kept: its fields, its
 payload against the event registry, its hash and its link to the line
-before, and that transaction time never runs backwards. The file must be a full log from position 1; lines the database
-already holds must match it exactly (importing twice is a no-op), and only
-the lines beyond the database's head are appended. All or nothing.
+before, and that transaction time never runs backwards. The file must be a
+full log from position 1; lines the database already holds must match it
+exactly (importing twice is a no-op), and only the lines beyond the
+database's head are appended. All or nothing.
 """
 
 from __future__ import annotations
@@ -32,8 +33,7 @@ _INTS = ("position", "version", "schema", "game_time")
 _OPTIONAL_INTS = ("session", "cause")
 _STRINGS = ("campaign", "stream", "type", "actor")
 _BATCH = 1000
-_CHUNK = 2000  # lines checked at a time in this process
-_BLOCK = 2**20  # bytes a worker checks at a time
+_BLOCK = 2**20  # bytes of whole lines checked at a time
 _PARALLEL_FROM = 16 * 2**20  # bytes: a smaller file is checked in this process
 _CHECKPOINT_FROM = 10_000  # events imported at once
 
@@ -135,12 +135,13 @@ def _checked_lines(handle, workers: int) -> Iterator[Iterator[tuple[int, tuple]]
     thrown away (terminating a pool while a large task is half written to a
     worker's pipe can leave it waiting for ever)."""
     if workers < 2 or "fork" not in get_all_start_methods():  # one process where fork is not offered
-        yield _rows(_check_chunk(first, lines) for first, lines in _chunks(handle))
+        yield _rows(_check_block(handle.name, *block) for block in _blocks(handle))
         return
     blocks = _blocks(handle)
     pool = get_context("fork").Pool(workers)
     try:
-        pending = deque(pool.apply_async(_check_block, (handle.name, *block)) for block in islice(blocks, 2 * workers))
+        pending = deque(pool.apply_async(_check_block, (handle.name, *block))
+                        for block in islice(blocks, 2 * workers))
 
         def results():
             while pending:
@@ -154,13 +155,6 @@ def _checked_lines(handle, workers: int) -> Iterator[Iterator[tuple[int, tuple]]
     finally:
         pool.close()
         pool.join()
-
-
-def _chunks(handle) -> Iterator[tuple[int, list[bytes]]]:
-    number = 1
-    while lines := list(islice(handle, _CHUNK)):
-        yield number, lines
-        number += len(lines)
 
 
 def _blocks(handle) -> Iterator[tuple[int, int, int]]:

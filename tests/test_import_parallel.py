@@ -1,7 +1,7 @@
-"""A large file is checked by worker processes, a chunk each, and linked
+"""A large file is checked by worker processes, a block each, and linked
 here in order: it must import exactly what one pass imports, and refuse a
 bad file at the same first line with the same message, wherever the bad
-line falls against the chunks."""
+line falls against the blocks."""
 
 import io
 
@@ -15,8 +15,7 @@ from ledger.store import Store
 
 @pytest.fixture
 def exported(tmp_path, monkeypatch):
-    monkeypatch.setattr(transfer, "_CHUNK", 100)  # many chunks and blocks, even for a short file
-    monkeypatch.setattr(transfer, "_BLOCK", 20_000)
+    monkeypatch.setattr(transfer, "_BLOCK", 20_000)  # many blocks, even for a short file
     buffer = io.StringIO()
     generate(buffer, events=1500, seed=5)
     path = tmp_path / "log.jsonl"
