@@ -11,7 +11,7 @@ import typer
 from typer.core import TyperGroup
 
 from cli.context import Options
-from ledger.commands.late import LATE_FACT  # noqa: E402
+from ledger.commands.late import LATE_FACT
 
 # Negative numbers are arguments here (`tally cash Astrid -3`), not options.
 SIGNED = {"ignore_unknown_options": True}

@@ -40,11 +40,8 @@ def _update(state: Advancement, name: str, **changes) -> Advancement:
     return Advancement({**state.progress, key(name): replace(state.of(name), **changes)})
 
 
+# The event types apply folds; the world hands it no others.
 TYPES = frozenset({"xp.awarded", "level.attained", "vow.sworn", "vow.abandoned", "vow.fulfilled"})
-
-
-def reacts_to(event_type: str) -> bool:
-    return event_type in TYPES
 
 
 def apply(state: Advancement, e: Envelope) -> Advancement:

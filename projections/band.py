@@ -58,13 +58,10 @@ def _update(state: Band, name: str, **changes) -> Band:
     return replace(state, raiders={**state.raiders, key(name): replace(state.of(name), **changes)})
 
 
+# The event types apply folds; the world hands it no others.
 TYPES = frozenset({"wolves.outfitted", "treasure.divided", "treasure.set_aside_paid", "silver.changed",
                    "companion.joined", "companion.left", "hireling.hired", "hireling.dismissed", "wages.paid",
                    "boast.made", "boast.resolved", "ship.acquired"})
-
-
-def reacts_to(event_type: str) -> bool:
-    return event_type in TYPES
 
 
 def apply(state: Band, e: Envelope) -> Band:

@@ -46,11 +46,8 @@ class Company:
                 "reputation": {name: value for name, value in self.reputation.values()}}
 
 
+# The event types apply folds; the world hands it no others.
 TYPES = frozenset({"stronghold.founded", "stronghold.attempted", "reputation.changed"})
-
-
-def reacts_to(event_type: str) -> bool:
-    return event_type in TYPES
 
 
 def apply(state: Company, e: Envelope) -> Company:

@@ -43,12 +43,9 @@ def _heal(s: Skirmisher, number: int, state: str) -> tuple[dict, ...]:
     return tuple({**w, "state": state} if w["number"] == number else w for w in s.wounds)
 
 
+# The event types apply folds; the world hands it no others.
 TYPES = frozenset({"luck.changed", "skirmish.level_set", "wound.rolled", "wound.healing", "renown.changed",
                    "clothing.worn"})
-
-
-def reacts_to(event_type: str) -> bool:
-    return event_type in TYPES
 
 
 def apply(state: Skirmishers, e: Envelope) -> Skirmishers:

@@ -33,10 +33,16 @@ _FIELDS = tuple(f.name for f in fields(World))
 _REACTING: dict[str, tuple[int, ...]] = {}  # event type -> the read models that fold it
 
 
+def _reacts(model, event_type: str) -> bool:
+    """A read model says what it folds: the set TYPES, or reacts_to(type) when a set will not do."""
+    types = getattr(model, "TYPES", None)
+    return event_type in types if types is not None else model.reacts_to(event_type)
+
+
 def _reacting(event_type: str) -> tuple[int, ...]:
     found = _REACTING.get(event_type)
     if found is None:
-        found = _REACTING[event_type] = tuple(i for i, m in enumerate(MODELS) if m.reacts_to(event_type))
+        found = _REACTING[event_type] = tuple(i for i, m in enumerate(MODELS) if _reacts(m, event_type))
     return found
 
 
