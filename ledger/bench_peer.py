@@ -14,8 +14,8 @@ from __future__ import annotations
 
 import json
 import time
-from importlib.util import find_spec
 import uuid
+from importlib.util import find_spec
 from pathlib import Path
 from typing import Iterable, Optional
 

@@ -278,14 +278,11 @@ class Transaction:
                                 .order_by(events.c.position).limit(1)).first()
         return envelope_from_row(row) if row else None
 
-    def latest_of(self, campaign: str, type_: str, *, upto: Optional[int] = None,
-                  recorded_by: Optional[str] = None) -> Optional[Envelope]:
-        """The campaign's last event of one type recorded by the point (one index seek)."""
+    def latest_of(self, campaign: str, type_: str, *, upto: Optional[int] = None) -> Optional[Envelope]:
+        """The campaign's last event of one type up to a position (one index seek)."""
         query = sa.select(events).where(events.c.campaign == campaign, events.c.type == type_)
         if upto is not None:
             query = query.where(events.c.position <= upto)
-        if recorded_by is not None:
-            query = query.where(events.c.recorded_at <= recorded_by)
         row = self.conn.execute(query.order_by(events.c.position.desc()).limit(1)).first()
         return envelope_from_row(row) if row else None
 
