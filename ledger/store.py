@@ -10,6 +10,7 @@ outside the transaction is refused rather than silently overtaken.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 from contextlib import contextmanager, suppress
@@ -413,9 +414,12 @@ class Transaction:
         new = [{"campaign": campaign, "digest": d, "data": data} for d, data in blobs.items() if d not in held]
         if new:
             self.conn.execute(snapshot_blobs.insert(), new)
+        event_hash = self.conn.execute(sa.select(events.c.hash).where(events.c.position == position)).scalar_one()
+        digest = hashlib.sha256(state + b"".join(blobs[d] for d in sorted(blobs))).hexdigest()
         self.conn.execute(snapshots.insert(), {
             "campaign": campaign, "position": position, "since": since, "min_game_time": min_game_time,
-            "max_game_time": max_game_time, "state": state, "blobs": json.dumps(sorted(blobs))})
+            "max_game_time": max_game_time, "state": state, "blobs": json.dumps(sorted(blobs)),
+            "event_hash": event_hash, "digest": digest})
 
     def drop_snapshots(self) -> int:
         self.conn.execute(snapshot_blobs.delete())
