@@ -14,6 +14,9 @@ from ledger.errors import TallyError
 from ledger.store import Store, resolve_url
 
 
+NOTES_SHOWN = 5
+
+
 @dataclass
 class Options:
     db: Optional[str] = None
@@ -38,6 +41,13 @@ class Options:
             return "referee"
 
     def close(self) -> None:
+        """After the command: print what the read path noted (an ignored
+        snapshot), one line each on stderr, and let the ledger go."""
+        notes = list(dict.fromkeys(note for store in self._stores.values() for note in store.notes))
+        for note in notes[:NOTES_SHOWN]:
+            typer.echo(f"tally: note: {note}", err=True)
+        if len(notes) > NOTES_SHOWN:
+            typer.echo(f"tally: note: and {len(notes) - NOTES_SHOWN} more like it", err=True)
         for store in self._stores.values():
             store.dispose()
 

@@ -50,22 +50,34 @@ def log(
 
 
 def verify(ctx: typer.Context, json: bool = JSON_OPTION) -> None:
-    """Walk the hash chain of the whole database; exit 1 at the first break."""
+    """Walk the hash chain of the whole database, and check every snapshot
+    against the log; exit 1 at the first break or the first bad snapshot."""
+    from ledger.errors import ChainBroken, SnapshotRefuted
     from ledger.verification import verify_database
-    from ledger.errors import ChainBroken
 
     store = options(ctx).store()
     try:
-        count, head = verify_database(store)
+        verified = verify_database(store)
     except ChainBroken as broken:
         if json:
             print_json({"ok": False, "position": broken.position, "reason": broken.reason})
         typer.echo(f"tally: {broken}", err=True)
         raise typer.Exit(1)
+    except SnapshotRefuted as refuted:
+        if json:
+            print_json({"ok": False, "chain_intact": True, "snapshot": {
+                "campaign": refuted.campaign, "position": refuted.position, "problem": refuted.problem}})
+        typer.echo(f"tally: {refuted}", err=True)
+        raise typer.Exit(1)
     if json:
-        print_json({"ok": True, "events": count, "head": head})
-    else:
-        typer.echo(f"chain intact: {count} event(s), head {head}")
+        print_json({"ok": True, "events": verified.events, "head": verified.head,
+                    "snapshots": verified.snapshots, "stale_snapshots": verified.stale})
+        return
+    typer.echo(f"chain intact: {verified.events} event(s), head {verified.head}; "
+               f"{verified.snapshots} snapshot(s) agree with the log")
+    if verified.stale:
+        typer.echo(f"tally: note: {verified.stale} snapshot(s) were written for read models of another shape and "
+                   "are never used; run tally db snapshot --drop, then tally db snapshot", err=True)
 
 
 def void(

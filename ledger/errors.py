@@ -43,3 +43,12 @@ class ChainBroken(TallyError):
     def __init__(self, position: int, reason: str):
         self.position, self.reason = position, reason
         super().__init__(f"chain broken at position {position}: {reason}")
+
+
+class SnapshotRefuted(TallyError):
+    """A stored snapshot fails its checks or disagrees with the log (derived data: rebuild it)."""
+
+    def __init__(self, campaign: str, position: int, problem: str):
+        self.campaign, self.position, self.problem = campaign, position, problem
+        super().__init__(f"the snapshot of campaign {campaign} at event {position} {problem}; snapshots are "
+                         "derived data: tally db snapshot --drop rebuilds them")

@@ -20,6 +20,12 @@ from the database in fold order, so memory stays flat however long the log.
 The events a pin sees are a prefix of the log: transaction time never runs
 backwards along positions, so "recorded by an instant" is "up to the last
 position recorded by then".
+
+A snapshot chosen so serves only if its row passes the store's checks and
+its state decodes into the read models (``usable``). One that does not is
+ignored — the query starts from an earlier snapshot, or from nothing, and
+its answer is the same — and a note is left on the transaction for the
+command line to print.
 """
 
 from __future__ import annotations
@@ -28,13 +34,14 @@ from dataclasses import dataclass
 from typing import Iterable, Iterator, Optional
 
 from ledger.envelope import Envelope
-from ledger.store import Transaction
+from ledger.store import SnapshotUnusable, Transaction
 from projections import dice as dice_model
 from projections import snapshots
 from projections import world as world_model
 from projections.timeline import VOID, Point
 
 SNAPSHOT_EVERY = 1000  # campaign events between snapshots
+TRIES = 3  # snapshots a query tries, the latest usable first, before it folds from nothing
 DICE_TYPES = ("dice.committed", "dice.client_seed_set", "dice.revealed", "dice.rolled")
 _NEVER = float("inf")
 
@@ -56,24 +63,64 @@ class Plan:
     withdrawn: set[int]  # what the voids after the snapshot withdraw
 
 
+@dataclass(frozen=True)
+class SnapshotIgnored:
+    """A note for the user: a snapshot failed its checks and a query did without it."""
+
+    campaign: str
+    position: int
+    reason: str
+    stale: bool = False  # written for read models of another shape: sound, merely out of date
+
+    def __str__(self) -> str:
+        if self.stale:
+            return (f"the snapshot of campaign {self.campaign} at event {self.position} was written for read "
+                    "models of another shape and was ignored; run tally db snapshot --drop, then tally db snapshot")
+        return (f"the snapshot of campaign {self.campaign} at event {self.position} failed its check "
+                f"({self.reason}) and was ignored; run tally verify, then tally db snapshot --drop")
+
+
+def usable(tx: Transaction, name: str, position: int) -> Optional[world_model.World]:
+    """The world of the campaign's snapshot at ``position`` if it passes every
+    check, else None, with a note on the transaction saying why."""
+    try:
+        return snapshots.load(*tx.snapshot(name, position))
+    except SnapshotUnusable as unusable:
+        tx.note(SnapshotIgnored(name, position, unusable.reason, unusable.stale))
+        return None
+
+
 def world_at(tx: Transaction, name: str, point: Point, *, use_snapshots: bool = True,
-             upto: Optional[int] = None) -> world_model.World:
-    """Every read model of the campaign as the point sees it."""
+             upto: Optional[int] = None, below: Optional[int] = None) -> world_model.World:
+    """Every read model of the campaign as the point sees it. ``below``: use
+    only the snapshots before that position."""
     upto = seen_upto(tx, point) if upto is None else upto
-    plan = plan_for(tx, name, upto, point.as_of) if use_snapshots else None
-    base = snapshots.load(*tx.snapshot_state(name, plan.base)) if plan else None
+    plan, base = None, None
+    for _ in range(TRIES if use_snapshots else 0):
+        plan = plan_for(tx, name, upto, point.as_of, below=below)
+        if plan is None:
+            break
+        try:
+            base = snapshots.load(*tx.snapshot(name, plan.base))
+            break
+        except SnapshotUnusable as unusable:
+            tx.note(SnapshotIgnored(name, plan.base, unusable.reason, unusable.stale))
+            if unusable.stale:  # the snapshots before it are no newer
+                break
+            below = plan.base
     if base is None:  # fold from nothing, streamed in fold order
         withdrawn = {v.payload["target"] for v in tx.read(name, types=[VOID], upto=upto)}
         return world_model.fold(_facts(tx.read(name, upto=upto, until_day=point.as_of, fold_order=True,
-                                               payload_if=_payload_needed), withdrawn))
+                                               payload_if=payload_needed), withdrawn))
     facts = [e for after, until in plan.ranges
              for e in _facts(tx.read(name, after=after, upto=until, until_day=point.as_of,
-                                     payload_if=_payload_needed), plan.withdrawn)]
+                                     payload_if=payload_needed), plan.withdrawn)]
     facts.sort(key=lambda e: (e.game_time, e.position))
     return world_model.fold(facts, base)
 
 
-def _payload_needed(event_type: str) -> bool:
+def payload_needed(event_type: str) -> bool:
+    """Whether a fold (a void withdrawing its target included) reads this event type's payload."""
     return event_type == VOID or world_model.needs_payload(event_type)
 
 
@@ -81,11 +128,13 @@ def _facts(envelopes: Iterable[Envelope], withdrawn: set[int]) -> Iterator[Envel
     return (e for e in envelopes if e.type != VOID and e.position not in withdrawn)
 
 
-def plan_for(tx: Transaction, name: str, upto: int, day: Optional[int]) -> Optional[Plan]:
+def plan_for(tx: Transaction, name: str, upto: int, day: Optional[int],
+             below: Optional[int] = None) -> Optional[Plan]:
     """Where a query that sees the events up to ``upto`` (and the days up to
     ``day``) starts and what it reads, or None to fold from nothing. The
-    voids are read tile by tile as the walk goes back, not all of them."""
-    tiles = tx.snapshot_tiles(name, upto)
+    voids are read tile by tile as the walk goes back, not all of them.
+    ``below``: only the snapshots before that position may serve."""
+    tiles = tx.snapshot_tiles(name, upto if below is None else min(upto, below - 1))
     if not tiles:
         return None
     last = tiles[-1].position
@@ -182,23 +231,32 @@ def build_snapshots(tx: Transaction, name: str, every: int = SNAPSHOT_EVERY) -> 
     intervenes, it is found from the snapshots as any query would."""
     last = tx.last_tile(name)
     since = last.position if last else 0
-    world = snapshots.load(*tx.snapshot_state(name, since)) if last else world_model.EMPTY
+    world = usable(tx, name, since) if last else world_model.EMPTY
     last_day = last.max_game_time if last else None
     taken = []
     for position in tx.positions(name, after=since, every=every) + [tx.campaign_head(name)]:
         if position is None or position <= since:
             continue
-        between = list(tx.read(name, after=since, upto=position, payload_if=_payload_needed))
-        carried = world is not None and all(
-            (last_day is None or e.game_time >= last_day) and (e.type != VOID or e.payload["target"] > since)
-            for e in between)
-        if carried:
-            withdrawn = {e.payload["target"] for e in between if e.type == VOID}
-            world = world_model.fold(sorted(_facts(between, withdrawn), key=lambda e: (e.game_time, e.position)),
-                                     world)
-        else:
+        between = list(tx.read(name, after=since, upto=position, payload_if=payload_needed))
+        world = carried(world, between, since, last_day)
+        if world is None:
             world = world_at(tx, name, Point(), upto=position)
         if take_snapshot(tx, name, position, world) is not None:
             taken.append(position)
         since, last_day = position, tx.last_tile(name).max_game_time
     return taken
+
+
+def carried(world: Optional[world_model.World], between: list[Envelope], since: int,
+            last_day: Optional[int]) -> Optional[world_model.World]:
+    """``world`` — the world after the events up to ``since``, the latest of
+    their days ``last_day`` — with the events ``between`` (those after
+    ``since``, in position order) folded on; or None where that would not
+    be the world after them: a fact for a day before ``last_day`` belongs
+    before events already folded, and a void of an event up to ``since``
+    cannot take it back out."""
+    if world is None or not all((last_day is None or e.game_time >= last_day)
+                                and (e.type != VOID or e.payload["target"] > since) for e in between):
+        return None
+    withdrawn = {e.payload["target"] for e in between if e.type == VOID}
+    return world_model.fold(sorted(_facts(between, withdrawn), key=lambda e: (e.game_time, e.position)), world)

@@ -50,6 +50,29 @@ def describe(url: str) -> str:
         return url
 
 
+class SnapshotUnusable(Exception):
+    """A stored snapshot that may not serve a query, and why. ``stale``: it is
+    sound but was written for read models of another shape (after an upgrade
+    of tally), rather than failing a check."""
+
+    def __init__(self, reason: str, *, stale: bool = False) -> None:
+        super().__init__(reason)
+        self.reason, self.stale = reason, stale
+
+
+def snapshot_digest(campaign: str, position: int, *, since: int, min_game_time: Optional[int],
+                    max_game_time: int, event_hash: str, blobs: Sequence[str], state: bytes) -> str:
+    """The digest a snapshot row carries: SHA-256 (hex) over ``tally-snapshot-1``,
+    a newline, the canonical JSON of [campaign, position, since, min_game_time,
+    max_game_time, event_hash, the blob names in the row's order], a newline,
+    and the state's bytes. The state begins with the read models' shape
+    stamp, so the digest covers it; a blob's name is its own SHA-256, so
+    naming the blobs covers their content. Canonical JSON has no newline, so
+    the layout reads only one way."""
+    header = canonical_json([campaign, position, since, min_game_time, max_game_time, event_hash, list(blobs)])
+    return hashlib.sha256(b"tally-snapshot-1\n" + header.encode() + b"\n" + state).hexdigest()
+
+
 class Store:
     """One database of campaigns."""
 
@@ -57,6 +80,7 @@ class Store:
                  clock: Callable = utc_now, check_schema: bool = True) -> None:
         self.url = url
         self.clock = clock
+        self.notes: list = []  # what the read path noticed on the way (an ignored snapshot): the CLI prints them
         self.engine = _make_engine(url, create=create)
         if check_schema:
             self._check_schema(create)
@@ -114,13 +138,13 @@ class Store:
         with self._connect(write=True) as conn, conn.begin():
             if conn.dialect.name == "postgresql":
                 conn.execute(sa.text("SELECT pg_advisory_xact_lock(:k)"), {"k": _PG_WRITE_LOCK})
-            yield Transaction(conn, self.clock)
+            yield Transaction(conn, self.clock, self.notes)
 
     @contextmanager
     def reading(self) -> Iterator["Transaction"]:
         """A read-only, consistent view."""
         with self._connect() as conn, conn.begin():
-            yield Transaction(conn, self.clock)
+            yield Transaction(conn, self.clock, self.notes)
 
     # -- conveniences for single calls ---------------------------------
     def append(self, campaign: str, new_events: Sequence[NewEvent], *, actor: str,
@@ -147,9 +171,16 @@ class Store:
 class Transaction:
     """Reads and appends on one connection inside one transaction."""
 
-    def __init__(self, conn: Connection, clock: Callable) -> None:
+    def __init__(self, conn: Connection, clock: Callable, notes: Optional[list] = None) -> None:
         self.conn = conn
         self.clock = clock
+        self.notes = [] if notes is None else notes
+
+    def note(self, note) -> None:
+        """Something the caller should hear about though the answer stands (an
+        ignored snapshot); the store's notes, each once."""
+        if note not in self.notes:
+            self.notes.append(note)
 
     def _campaign(self, campaign: str, *, ranged: bool = False) -> sa.ColumnElement:
         """``campaign = ?``; ``ranged``: in a query bounded by positions, which
@@ -385,25 +416,55 @@ class Transaction:
             query = query.where(snapshots.c.position <= upto)
         return list(self.conn.execute(query.order_by(snapshots.c.position)))
 
+    def snapshotted(self) -> list[str]:
+        """The campaigns the snapshots table holds rows for (whatever the log says)."""
+        return list(self.conn.execute(sa.select(snapshots.c.campaign).distinct().order_by(snapshots.c.campaign))
+                    .scalars())
+
     def last_tile(self, campaign: str) -> Optional[sa.Row]:
         """The campaign's latest snapshot, without its state."""
         return self.conn.execute(
             sa.select(snapshots.c.position, snapshots.c.since, snapshots.c.min_game_time, snapshots.c.max_game_time)
             .where(snapshots.c.campaign == campaign).order_by(snapshots.c.position.desc()).limit(1)).first()
 
-    def snapshot_state(self, campaign: str, position: int) -> tuple[Optional[bytes], dict[str, bytes]]:
-        """A snapshot's state and the blobs it names (None if there is no such snapshot)."""
-        row = self.conn.execute(sa.select(snapshots.c.state, snapshots.c.blobs).where(
+    def snapshot(self, campaign: str, position: int) -> tuple[bytes, dict[str, bytes]]:
+        """A snapshot's state and the blobs it names, once its row has passed
+        every check that needs no decoding: its digest (snapshot_digest), its
+        binding to the campaign's event at its position (one primary-key
+        lookup), and each blob present and matching its name. Otherwise
+        SnapshotUnusable, saying which check failed."""
+        row = self.conn.execute(sa.select(snapshots).where(
             snapshots.c.campaign == campaign, snapshots.c.position == position)).first()
         if row is None:
-            return None, {}
-        digests = json.loads(row.blobs)
+            raise SnapshotUnusable("there is no such snapshot")
+        try:
+            names = json.loads(row.blobs)
+        except ValueError:
+            names = None
+        if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
+            raise SnapshotUnusable("its list of blobs is not readable")
+        digest = snapshot_digest(campaign, position, since=row.since, min_game_time=row.min_game_time,
+                                 max_game_time=row.max_game_time, event_hash=row.event_hash, blobs=names,
+                                 state=row.state)
+        if digest != row.digest:
+            raise SnapshotUnusable("digest mismatch")
+        chained = self.conn.execute(sa.select(events.c.hash).where(
+            events.c.position == position, events.c.campaign == campaign)).scalar()
+        if chained != row.event_hash:
+            raise SnapshotUnusable(f"its event hash is not the hash of event {position} of the campaign")
         blobs = dict(self.conn.execute(sa.select(snapshot_blobs.c.digest, snapshot_blobs.c.data).where(
-            snapshot_blobs.c.campaign == campaign, snapshot_blobs.c.digest.in_(digests))).all()) if digests else {}
+            snapshot_blobs.c.campaign == campaign, snapshot_blobs.c.digest.in_(names))).all()) if names else {}
+        for name in names:
+            if name not in blobs:
+                raise SnapshotUnusable(f"blob {name[:12]}… is missing")
+            if hashlib.sha256(blobs[name]).hexdigest() != name:
+                raise SnapshotUnusable(f"blob {name[:12]}… does not match its digest")
         return row.state, blobs
 
     def put_snapshot(self, campaign: str, position: int, *, since: int, min_game_time: Optional[int],
                      max_game_time: int, state: bytes, blobs: Mapping[str, bytes]) -> None:
+        """Store a snapshot bound to the campaign's event at ``position``, with
+        its digest, and the blobs it names that are not stored yet."""
         exists = self.conn.execute(sa.select(snapshots.c.position).where(
             snapshots.c.campaign == campaign, snapshots.c.position == position)).first()
         if exists:
@@ -414,11 +475,14 @@ class Transaction:
         new = [{"campaign": campaign, "digest": d, "data": data} for d, data in blobs.items() if d not in held]
         if new:
             self.conn.execute(snapshot_blobs.insert(), new)
-        event_hash = self.conn.execute(sa.select(events.c.hash).where(events.c.position == position)).scalar_one()
-        digest = hashlib.sha256(state + b"".join(blobs[d] for d in sorted(blobs))).hexdigest()
+        event_hash = self.conn.execute(sa.select(events.c.hash).where(
+            events.c.position == position, events.c.campaign == campaign)).scalar_one()
+        names = sorted(blobs)
+        digest = snapshot_digest(campaign, position, since=since, min_game_time=min_game_time,
+                                 max_game_time=max_game_time, event_hash=event_hash, blobs=names, state=state)
         self.conn.execute(snapshots.insert(), {
             "campaign": campaign, "position": position, "since": since, "min_game_time": min_game_time,
-            "max_game_time": max_game_time, "state": state, "blobs": json.dumps(sorted(blobs)),
+            "max_game_time": max_game_time, "state": state, "blobs": json.dumps(names),
             "event_hash": event_hash, "digest": digest})
 
     def drop_snapshots(self) -> int:

@@ -52,7 +52,8 @@ class Session:
 # compressed JSON blob. A snapshot of a long campaign then loads as a few
 # dozen byte strings, not tens of thousands of objects; the history is
 # unpacked only by what reads it (session show N, a god's active days).
-Row = tuple
+# (number, start, activated, end, opened_at, found, divided, deaths, character keys)
+Row = tuple[int, int, dict[str, str], Optional[int], int, int, int, tuple[str, ...], tuple[str, ...]]
 ARCHIVE_EVERY = 256
 
 
@@ -139,7 +140,7 @@ READS_PAYLOAD = frozenset({"session.opened", "session.closed", "treasure.found",
 def apply(state: Sessions, e: Envelope) -> Sessions:
     p = e.payload
     if e.type == "session.opened":
-        # Interned: a snapshot pickles each player's and character's name once, not once a session.
+        # Interned: the sessions name the same few players and characters; one string each, not one a session.
         activated = {intern(player): intern(name) for player, name in p["activated"].items()}
         opened = Session(p["number"], p["start"], activated, opened_at=e.position)
         if state.open_session is not None:  # never recorded so (one open session at a time), but lose nothing

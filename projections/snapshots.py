@@ -1,88 +1,95 @@
-"""Snapshots: the folded world at a position, written and read back.
+"""Snapshots: the folded world at a position, as plain data, and read back.
 
-Derived data, never trusted blindly: ledger/replay.py decides when one may
-serve a query; here a snapshot written by code whose read models had
-another shape is refused, and only the read models' own classes come back
-from the pickle.
+A snapshot's state is MessagePack (through msgspec), compressed: a header —
+the read models' shape stamp and the digests of the packed session
+archives it holds — and the world without those archives, which are stored
+once, apart, and shared by every snapshot that holds them. It is decoded
+into the read models' own dataclasses by a typed decoder that checks every
+field's type; nothing in it is ever executed or names code. ledger/store.py
+checks a stored row (its digest, the event it is bound to, its blobs)
+before its state reaches ``load``; ledger/replay.py decides when one may
+serve a query.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import hashlib
-import io
-import pickle
+import typing
 import zlib
 from functools import lru_cache
 from types import ModuleType
-from typing import Optional
+from typing import Mapping
 
+import msgspec
+
+from ledger.store import SnapshotUnusable
 from projections import world as world_model
+from projections.frozen import replace
 
-_ALLOWED_BUILTINS = {"frozenset", "set", "tuple", "dict", "list"}
+FORMAT = "msgpack-1"  # how the state is laid out; part of the shape stamp
+MAX_STATE = 256 * 2**20  # a state never unpacks past this (a forged one could be a zip bomb)
 
-
-class _Unpickler(pickle.Unpickler):
-    """Only the read models' own classes come back from a snapshot."""
-
-    def find_class(self, module, name):
-        if module.startswith("projections.") or (module == "builtins" and name in _ALLOWED_BUILTINS) \
-                or (module == "copyreg" and name in ("_reconstructor", "__newobj__")):
-            return super().find_class(module, name)
-        raise pickle.UnpicklingError(f"a snapshot may not hold {module}.{name}")
-
-    def persistent_load(self, pid):
-        if not isinstance(pid, str):
-            raise pickle.UnpicklingError("a snapshot names its blobs by digest")
-        return self.blobs[pid]  # KeyError: a blob that is not stored
+_ENCODER = msgspec.msgpack.Encoder()
+_HEADER = msgspec.msgpack.Decoder(tuple[str, tuple[str, ...], msgspec.Raw])
+_WORLD = msgspec.msgpack.Decoder(world_model.World)
 
 
 @lru_cache(maxsize=1)
 def shape() -> str:
-    """A fingerprint of the read models' fields: a snapshot written by code
-    whose read models had another shape is never used."""
+    """A fingerprint of the state's layout and of the read models' fields and
+    their resolved types: a snapshot written by code whose read models had
+    another shape is never used."""
     modules = [world_model] + [m for m in vars(world_model).values()
                                if isinstance(m, ModuleType) and m.__name__.startswith("projections.")]
-    parts = sorted(f"{cls.__module__}.{cls.__qualname__}.{f.name}:{f.type}"
+    parts = sorted(f"{cls.__module__}.{cls.__qualname__}.{name}:{hint!r}"
                    for module in modules for cls in vars(module).values()
                    if isinstance(cls, type) and dataclasses.is_dataclass(cls) and cls.__module__ == module.__name__
-                   for f in dataclasses.fields(cls))
-    return hashlib.sha256("\n".join(parts).encode()).hexdigest()[:16]
+                   for name, hint in typing.get_type_hints(cls).items())
+    return hashlib.sha256("\n".join([FORMAT, *parts]).encode()).hexdigest()[:16]
 
 
-BLOB_FROM = 1024  # byte strings at least this long are stored once, apart, and shared
+def blob_name(data: bytes) -> str:
+    """A blob is named by its SHA-256: the name is a check of its content."""
+    return hashlib.sha256(data).hexdigest()
 
 
 def dump(world: world_model.World) -> tuple[bytes, dict[str, bytes]]:
-    """The world pickled and compressed (zlib's fastest level), and the large
-    byte strings it holds, by digest. Those are the packed session archives,
-    the same from one snapshot to the next: each is stored once and every
-    snapshot that holds it names it, so snapshots of a long campaign do not
-    each carry its whole history."""
-    blobs: dict[str, bytes] = {}
-
-    class Pickler(pickle.Pickler):
-        def persistent_id(self, obj):
-            if type(obj) is bytes and len(obj) >= BLOB_FROM:
-                digest = hashlib.sha256(obj).hexdigest()
-                blobs[digest] = obj
-                return digest
-            return None
-
-    out = io.BytesIO()
-    Pickler(out, protocol=pickle.HIGHEST_PROTOCOL).dump((shape(), world))
-    return zlib.compress(out.getvalue(), 1), blobs
+    """The world as a snapshot's state (MessagePack, compressed at zlib's
+    fastest level) and the packed session archives it holds, by name. The
+    archives are the same from one snapshot to the next: each is stored once
+    and every snapshot that holds it names it, so snapshots of a long
+    campaign do not each carry its whole history."""
+    archives = world.sessions.archived
+    names = tuple(blob_name(blob) for blob in archives)
+    bare = replace(world, sessions=replace(world.sessions, archived=()))
+    state = zlib.compress(_ENCODER.encode((shape(), names, bare)), 1)
+    return state, dict(zip(names, archives))
 
 
-def load(data: Optional[bytes], blobs: Optional[dict[str, bytes]] = None) -> Optional[world_model.World]:
-    """The snapshot's world, or None if there is none, a blob it names is
-    missing, or it was written for read models of another shape."""
-    if data is None:
-        return None
+def load(state: bytes, blobs: Mapping[str, bytes]) -> world_model.World:
+    """The world a snapshot's state holds, with its archives put back from
+    ``blobs`` (already checked against their names by the store); or
+    SnapshotUnusable, saying why: written for read models of another shape
+    (``stale``), or not a state this code wrote."""
     try:
-        unpickler = _Unpickler(io.BytesIO(zlib.decompress(data)))
-        unpickler.blobs = blobs or {}
-        stamp, world = unpickler.load()
-    except (pickle.UnpicklingError, zlib.error, ValueError, TypeError, AttributeError, EOFError, KeyError):
-        return None
-    return world if stamp == shape() else None
+        unpacker = zlib.decompressobj()
+        packed = unpacker.decompress(state, MAX_STATE)
+        if unpacker.unconsumed_tail or not unpacker.eof:
+            raise SnapshotUnusable("its state is truncated or too large")
+        stamp, names, raw = _HEADER.decode(packed)
+    except (zlib.error, msgspec.DecodeError, RecursionError):
+        raise SnapshotUnusable("its state is not a snapshot this tally wrote") from None
+    if stamp != shape():
+        raise SnapshotUnusable("it was written for read models of another shape", stale=True)
+    missing = [name for name in names if name not in blobs]
+    if missing:
+        raise SnapshotUnusable(f"its state names blob {missing[0][:12]}… that the row does not")
+    try:
+        world = _WORLD.decode(raw)
+    except (msgspec.DecodeError, RecursionError) as exc:
+        detail = (str(exc).splitlines() or [""])[0][:120]
+        raise SnapshotUnusable(f"its state does not decode into the read models ({detail})") from None
+    if world.sessions.archived:
+        raise SnapshotUnusable("its state holds session archives inline")
+    return replace(world, sessions=replace(world.sessions, archived=tuple(blobs[name] for name in names)))

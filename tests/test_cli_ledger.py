@@ -70,7 +70,9 @@ def test_export_then_import_into_a_new_database_is_the_identity(campaign, tmp_pa
     copy = Tally(f"sqlite:///{tmp_path / 'copy.db'}")
     assert "imported 7 event(s)" in copy.ok("import", str(path)).stdout
     assert copy.ok("log", "--json").json == campaign.ok("log", "--json").json
-    assert copy.ok("verify", "--json").json == campaign.ok("verify", "--json").json
+    log_verdict = ("ok", "events", "head")  # the import also snapshots the copy: the counts of snapshots differ
+    assert [copy.ok("verify", "--json").json[k] for k in log_verdict] == \
+        [campaign.ok("verify", "--json").json[k] for k in log_verdict]
     again = copy.ok("import", str(path), "--json").json
     assert again["added"] == 0 and again["already"] == 7 and copy.event_count() == 7
     assert copy.ok("audit", "--json").json["ok"]

@@ -107,6 +107,7 @@ def test_snapshots_on_postgresql(pg_server):
 
 
 def test_a_snapshot_from_read_models_of_another_shape_is_never_used(history, monkeypatch):
+    from ledger.store import SnapshotUnusable
     from projections import snapshots
 
     history.ok("db", "snapshot")
@@ -114,11 +115,17 @@ def test_a_snapshot_from_read_models_of_another_shape_is_never_used(history, mon
     with store.reading() as tx:
         assert now(tx) is not None
         with_snapshot = replay.world_at(tx, "Central Oregon", Pin().resolve(None))
+        assert not tx.notes
         monkeypatch.setattr(snapshots, "shape", lambda: "another-version")
-        assert snapshots.load(*tx.snapshot_state("Central Oregon", now(tx)[0])) is None
+        with pytest.raises(SnapshotUnusable) as refused:
+            snapshots.load(*tx.snapshot("Central Oregon", now(tx)[0]))
+        assert refused.value.stale
         assert replay.world_at(tx, "Central Oregon", Pin().resolve(None)) == with_snapshot  # from nothing
+        assert [note.stale for note in tx.notes] == [True]  # one note: the older ones are no newer
     store.dispose()
-    assert history.ok("char", "show", "Nureddine", "--json").json["name"] == "Nureddine"  # folds from nothing
+    shown = history.ok("char", "show", "Nureddine", "--json")  # folds from nothing, and says why
+    assert shown.json["name"] == "Nureddine"
+    assert "read models of another shape and was ignored; run tally db snapshot --drop" in shown.stderr
 
 
 def test_tiled_snapshots_serve_every_axis_of_a_long_campaign_and_agree_with_a_rebuild(tmp_path):
@@ -159,10 +166,10 @@ def test_snapshots_share_the_packed_session_archive_and_refuse_a_missing_blob(tm
     import sqlalchemy as sa
 
     from ledger.generator import NAME
+    from ledger.store import SnapshotUnusable
     from projections import sessions, snapshots
 
     monkeypatch.setattr(sessions, "ARCHIVE_EVERY", 4)  # pack the history early and often
-    monkeypatch.setattr(snapshots, "BLOB_FROM", 64)
     store = Store(generated(tmp_path, events=3000, players=6, seed=3))
     with store.transaction() as tx:
         replay.build_snapshots(tx, NAME, every=100)
@@ -171,11 +178,14 @@ def test_snapshots_share_the_packed_session_archive_and_refuse_a_missing_blob(tm
         stored = tx.conn.execute(sa.text("SELECT count(*) FROM snapshot_blobs")).scalar()
         assert sum(map(len, named)) > 3 * stored > 0  # each archive stored once, named by many snapshots
         last = tx.last_tile(NAME).position
-        world = snapshots.load(*tx.snapshot_state(NAME, last))
+        world = snapshots.load(*tx.snapshot(NAME, last))
+        assert world.sessions.archived
         assert world == replay.world_at(tx, NAME, Pin().resolve(None), use_snapshots=False, upto=last)
     with store.transaction() as tx:
         tx.conn.execute(sa.text("DELETE FROM snapshot_blobs WHERE digest = :d"), {"d": named[-1][0]})
     with store.reading() as tx:
-        assert snapshots.load(*tx.snapshot_state(NAME, last)) is None  # refused, not half-loaded
+        with pytest.raises(SnapshotUnusable, match="is missing"):  # refused, not half-loaded
+            tx.snapshot(NAME, last)
         assert load(tx, NAME).world == load(tx, NAME, use_snapshots=False).world
+        assert tx.notes and all("is missing" in note.reason for note in tx.notes)
     store.dispose()

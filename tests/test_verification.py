@@ -1,6 +1,7 @@
-"""verify splits a long log into stretches checked side by side; it must
-answer exactly as one pass does — the same count and head, and the same
-first broken position wherever the break is."""
+"""verify splits a long log into stretches checked side by side, and the
+snapshots into runs folded alongside; it must answer exactly as one pass
+does — the same count and head, the same first broken position wherever the
+break is, and the same first bad snapshot wherever it lies."""
 
 from contextlib import closing
 
@@ -32,7 +33,7 @@ def one_pass(url):
 def test_stretches_side_by_side_give_what_one_pass_gives(long_log):
     store = Store(long_log)
     for workers in (2, 3, 4):
-        assert verification.verify_database(store, workers=workers) == one_pass(long_log)
+        assert verification.verify_database(store, workers=workers)[:2] == one_pass(long_log)
     store.dispose()
 
 
@@ -53,4 +54,88 @@ def test_a_missing_event_at_a_stretch_boundary_is_found(long_log):
     store = Store(long_log)
     with pytest.raises(ChainBroken, match="position 1001 is missing"):
         verification.verify_database(store, workers=3)
+    store.dispose()
+
+
+@pytest.fixture
+def snapshotted(tmp_path, monkeypatch):
+    """A generated campaign (late facts, voids) snapshotted every 50 events, checked in runs from 1,000 events."""
+    from ledger import replay
+    from ledger.generator import NAME
+
+    url = generated(tmp_path, events=3000, seed=7)
+    store = Store(url)
+    with store.transaction() as tx:
+        replay.build_snapshots(tx, NAME, every=50)
+    store.dispose()
+    monkeypatch.setattr(verification, "FOLD_PARALLEL_FROM", 1000)
+    return url
+
+
+def forge_cash(url, position, cash):
+    """Rewrite the snapshot at ``position`` so that its first character holds ``cash``, digest and all."""
+    import sqlalchemy as sa
+
+    from ledger.generator import NAME
+    from ledger.store import snapshot_digest
+    from projections import snapshots
+    from projections.frozen import replace
+
+    store = Store(url)
+    with store.transaction() as tx:
+        world = snapshots.load(*tx.snapshot(NAME, position))
+        first = next(iter(world.stable.characters))
+        characters = {**world.stable.characters, first: replace(world.stable.characters[first], cash=cash)}
+        state, blobs = snapshots.dump(replace(world, stable=replace(world.stable, characters=characters)))
+        row = tx.conn.execute(sa.text("SELECT * FROM snapshots WHERE position = :p"), {"p": position}).one()
+        digest = snapshot_digest(NAME, position, since=row.since, min_game_time=row.min_game_time,
+                                 max_game_time=row.max_game_time, event_hash=row.event_hash,
+                                 blobs=sorted(blobs), state=state)
+        tx.conn.execute(sa.text("UPDATE snapshots SET state = :s, digest = :d WHERE position = :p"),
+                        {"s": state, "d": digest, "p": position})
+    store.dispose()
+
+
+def test_snapshots_checked_in_runs_side_by_side_agree_with_one_pass(snapshotted):
+    store = Store(snapshotted)
+    with store.reading() as tx:
+        count = len(tx.snapshot_tiles(tx.snapshotted()[0]))
+    assert count >= 3000 // 50
+    one = verification.verify_database(store, workers=1)
+    assert one.snapshots == count and one.stale == 0
+    for workers in (2, 3):
+        assert verification.verify_database(store, workers=workers) == one
+    store.dispose()
+
+
+@pytest.mark.parametrize("which", [0, 1, 17, -1])
+def test_a_forged_snapshot_in_any_run_is_named_at_its_position(snapshotted, which):
+    from ledger.errors import SnapshotRefuted
+
+    store = Store(snapshotted)
+    with store.reading() as tx:
+        positions = [t.position for t in tx.snapshot_tiles(tx.snapshotted()[0])]
+    forge_cash(snapshotted, positions[which], 9999)
+    for workers in (1, 3):
+        with pytest.raises(SnapshotRefuted) as refuted:
+            verification.verify_database(store, workers=workers)
+        assert refuted.value.position == positions[which]
+        assert "its stable differs from the fold" in str(refuted.value)
+    store.dispose()
+
+
+def test_a_broken_chain_is_reported_before_the_snapshots_it_spoils(snapshotted):
+    import sqlalchemy as sa
+
+    store = Store(snapshotted)
+    with store.reading() as tx:
+        income = tx.conn.execute(sa.text("SELECT min(position) FROM events WHERE type = 'income.rolled' "
+                                         "AND position > 1500")).scalar()
+    # Ten more Cash in the log: every snapshot from there on disagrees with it too.
+    tamper(snapshotted, "UPDATE events SET payload = replace(payload, '\"successes\"\\:', '\"successes\"\\:1') "
+                        f"WHERE position = {income}")  # (\\: is a colon to sa.text)
+    for workers in (1, 2):
+        with pytest.raises(ChainBroken) as broken:
+            verification.verify_database(store, workers=workers)
+        assert broken.value.position == income
     store.dispose()
