@@ -139,3 +139,63 @@ def test_a_broken_chain_is_reported_before_the_snapshots_it_spoils(snapshotted):
             verification.verify_database(store, workers=workers)
         assert broken.value.position == income
     store.dispose()
+
+
+def rewrite_row(url, position, **columns):
+    """Change a snapshot row's columns and recompute its digest, as a careful forger would."""
+    import json
+
+    import sqlalchemy as sa
+
+    from ledger.store import snapshot_digest
+
+    store = Store(url)
+    with store.transaction() as tx:
+        tx.conn.execute(sa.text("UPDATE snapshots SET " + ", ".join(f"{c} = :{c}" for c in columns)
+                                + " WHERE position = :position"), {**columns, "position": position})
+        row = tx.conn.execute(sa.text("SELECT * FROM snapshots WHERE position = :p"), {"p": position}).one()
+        digest = snapshot_digest(row.campaign, position, since=row.since, min_game_time=row.min_game_time,
+                                 max_game_time=row.max_game_time, event_hash=row.event_hash,
+                                 blobs=json.loads(row.blobs), state=row.state)
+        tx.conn.execute(sa.text("UPDATE snapshots SET digest = :d WHERE position = :p"), {"d": digest, "p": position})
+    store.dispose()
+
+
+@pytest.mark.parametrize("change, problem", [
+    (lambda tile: {"min_game_time": tile.min_game_time + 30}, "names game days its events do not have"),
+    (lambda tile: {"max_game_time": tile.max_game_time - 1}, "names game days its events do not have"),
+    (lambda tile: {"since": tile.since - 1}, "does not follow the snapshot before it"),
+])
+def test_a_snapshot_that_lies_about_its_place_in_the_tiling_is_named(snapshotted, change, problem):
+    """A query plans from the tiles' day ranges before it checks the snapshot it
+    starts from: verify holds every row's range and link to the log."""
+    from ledger.errors import SnapshotRefuted
+
+    store = Store(snapshotted)
+    with store.reading() as tx:
+        tile = tx.snapshot_tiles(tx.snapshotted()[0])[20]
+    rewrite_row(snapshotted, tile.position, **change(tile))
+    for workers in (1, 2):
+        with pytest.raises(SnapshotRefuted, match=problem) as refuted:
+            verification.verify_database(store, workers=workers)
+        assert refuted.value.position == tile.position
+    store.dispose()
+
+
+def test_a_query_tries_three_snapshots_then_folds_from_nothing_with_the_same_answer(snapshotted):
+    import sqlalchemy as sa
+
+    from ledger.commands.base import load
+    from ledger.generator import NAME
+
+    store = Store(snapshotted)
+    with store.reading() as tx:
+        truth = load(tx, NAME, use_snapshots=False).world
+        last_four = [t.position for t in tx.snapshot_tiles(NAME)][-4:]
+    with store.transaction() as tx:
+        tx.conn.execute(sa.text("UPDATE snapshots SET digest = 'forged' WHERE position >= :p"), {"p": last_four[0]})
+    with store.reading() as tx:
+        assert load(tx, NAME).world == truth
+        noted = [(note.position, note.reason) for note in tx.notes]
+    assert noted == [(p, "digest mismatch") for p in reversed(last_four[1:])]
+    store.dispose()
