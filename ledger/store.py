@@ -21,11 +21,11 @@ import sqlalchemy as sa
 from sqlalchemy import event as sa_event
 from sqlalchemy.engine import Connection, Engine
 
+from ledger import secrets as ledger_secrets
 from ledger.chain import GENESIS, canonical_json, stored_hash
 from ledger.clock import format_instant, utc_now
 from ledger.envelope import Envelope, NewEvent, Pending
 from ledger.errors import ConcurrencyConflict, StoreError
-from ledger import secrets as ledger_secrets
 from ledger.schema import SCHEMA_REVISION, events, snapshot_blobs, snapshots
 
 DEFAULT_DB = "tally.db"
@@ -99,10 +99,16 @@ class Store:
         config = Config()
         config.set_main_option("script_location", str(Path(migrations.__file__).parent))
         with self._connect(write=True) as conn, conn.begin():
+            before = conn.execute(sa.text("SELECT version_num FROM alembic_version")).scalar() \
+                if sa.inspect(conn).has_table("alembic_version") else None
             config.attributes["connection"] = conn
             command.upgrade(config, "head")
-        # 0005 moved the seeds out of a SQLite ledger: no copy of them may linger in old WAL frames.
-        self.checkpoint()
+        if self.engine.dialect.name == "sqlite" and before is not None and before < "0005":
+            # 0005 moved the seeds out of the file: rebuild it, so no copy of one lingers in
+            # free pages or the slack of reused ones (once; the file keeps its mode).
+            with self._connect() as conn:
+                conn.connection.driver_connection.execute("VACUUM")
+        self.checkpoint()  # nor in old WAL frames
         return SCHEMA_REVISION
 
     # -- transactions ---------------------------------------------------
@@ -544,6 +550,8 @@ def _create_file(path: str) -> None:
     """Create a new ledger file with its mode before SQLite opens it (SQLite
     would make it 0644 under the usual umask; its -wal and -shm files take the
     mode of the database file)."""
+    if Path(path).exists():  # TALLY_DB_MODE is only read for a new file
+        return
     mode = db_mode()
     try:
         fd = os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, mode)

@@ -4,7 +4,8 @@ The table ``dice_secrets`` sat beside the events, so whoever could read the
 ledger could predict every unrevealed roll. On SQLite its rows move to the
 secrets file beside the database (``<database>.secrets``, mode 0600; see
 ledger/secrets.py), keyed by their commitment, and the table is emptied with
-secure_delete on (so no copy stays in the file's free pages) and dropped. On
+secure_delete on and dropped (Store.upgrade then rebuilds the file with VACUUM,
+so no copy of a seed stays in free pages or in the slack of reused ones). On
 PostgreSQL they move to the table ``ledger_secrets`` in the same shape, from
 which PUBLIC is revoked; ``tally db grant-reader`` never grants it.
 
