@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import os
 import sqlite3
+import stat
 from pathlib import Path
 from typing import Optional, Sequence
 
@@ -78,6 +79,7 @@ class FileSecrets:
                 os.close(fd)
         elif not self.path.exists():
             return None
+        self._check_mode()
         try:
             conn = sqlite3.connect(f"{self.path.as_uri()}?mode=rw", uri=True, isolation_level=None, timeout=60)
             conn.execute("PRAGMA journal_mode = WAL")
@@ -85,6 +87,14 @@ class FileSecrets:
         except sqlite3.Error as exc:
             raise StoreError(self._failed("open", exc)) from None
         return conn
+
+    def _check_mode(self) -> None:
+        """Refuse a secrets file others may read (copied or changed by hand): whoever
+        reads it can predict the open epochs' rolls."""
+        mode = stat.S_IMODE(os.stat(self.path).st_mode)
+        if mode & 0o077:
+            raise StoreError(f"{self.where} can be read or written by others (mode {mode:04o}), so they could "
+                             f"predict its rolls: run `chmod 600 {self.path}` and try again")
 
     def _failed(self, doing: str, exc: Exception) -> str:
         detail = (str(exc).strip().splitlines() or [exc.__class__.__name__])[0]

@@ -145,6 +145,17 @@ def test_a_bad_tally_db_mode_is_refused_in_one_line(tmp_path, value):
     assert not (tmp_path / "tally.db").exists() and not (tmp_path / "tally.db.secrets").exists()
 
 
+def test_a_secrets_file_others_may_read_is_refused_until_it_is_0600_again(tally_sqlite):
+    t = tally_sqlite
+    t.ok("campaign", "new", "G", "--start", "1024-03-01")
+    secrets = file_beside(db_path(t.url))
+    os.chmod(secrets, 0o644)  # say, copied by hand with a loose umask
+    for args in (("roll", "1d6"), ("dice", "reveal")):
+        assert f"(mode 0644), so they could predict its rolls: run `chmod 600 {secrets}`" in t.refused(*args).stderr
+    os.chmod(secrets, 0o600)
+    assert t.ok("roll", "1d6", "--json").json["verifiable"] is True
+
+
 # -- each seed is checked against its commitment ----------------------------------------
 
 def swap_seed(url: str, number: int, seed: str) -> None:
