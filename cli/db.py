@@ -1,4 +1,4 @@
-"""tally db upgrade|status"""
+"""tally db upgrade|status|snapshot|grant-reader"""
 
 from __future__ import annotations
 
@@ -33,7 +33,8 @@ def status(ctx: typer.Context, json: bool = JSON_OPTION) -> None:
         count, head, recorded = tx.head()
         campaigns = tx.campaigns()
     info = {"database": describe(store.url), "schema": store.schema_revision(), "events": count,
-            "head": head, "last_recorded_at": recorded, "campaigns": campaigns}
+            "head": head, "last_recorded_at": recorded, "campaigns": campaigns,
+            "secrets": store.secrets.where}
     if json:
         print_json(info)
     else:
@@ -58,3 +59,16 @@ def snapshot(ctx: typer.Context,
                 typer.echo(f"{name}: {len(taken)} snapshot(s), the last at event {taken[-1]}")
             else:
                 typer.echo(f"{name}: already snapshotted at its last event")
+
+
+@app.command("grant-reader")
+@guarded
+def grant_reader(ctx: typer.Context,
+                 role: str = typer.Argument(..., help="An existing PostgreSQL role (CREATE ROLE … LOGIN).")) -> None:
+    """PostgreSQL: let ROLE read the ledger (log, sheets, audit, verify) but not its dice secrets; it cannot record."""
+    from ledger.secrets import WITHHELD, grant_reader as grant
+
+    store = options(ctx).store()
+    tables = grant(store, role)
+    typer.echo(f"{role} may read {describe(store.url)}: {', '.join(tables)} "
+               f"(not {' or '.join(WITHHELD)}); it cannot record")

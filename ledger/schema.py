@@ -39,16 +39,6 @@ events = Table(
     Index("ix_events_type_campaign", "type", "campaign", "position"),
 )
 
-# The secret seed of each dice epoch, written in the same transaction as its
-# commitment so a crash can never leave an epoch unverifiable. Never exported;
-# append-only like the events.
-dice_secrets = Table(
-    "dice_secrets", metadata,
-    Column("campaign", String(80), primary_key=True),
-    Column("epoch", Integer, primary_key=True),
-    Column("seed", String(64), nullable=False),
-)
-
 # Folded state at a position: derived data, never stale (checked at use),
 # and deleting every row loses nothing.
 snapshots = Table(
@@ -78,4 +68,28 @@ snapshot_blobs = Table(
     Column("data", LargeBinary, nullable=False),
 )
 
-SCHEMA_REVISION = "0004"
+# A ledger's secrets (dice seeds by commitment; later the referee's signing key).
+# Never in the events' database file on SQLite: ledger/secrets.py keeps them in a
+# file of their own there, in this table's shape. On PostgreSQL this table, which
+# no role but the owner may read. Append-only; never exported.
+secrets_metadata = MetaData(naming_convention=metadata.naming_convention)
+ledger_secrets = Table(
+    "ledger_secrets", secrets_metadata,
+    Column("kind", String(40), primary_key=True),
+    Column("campaign", String(80), primary_key=True),
+    Column("name", String(200), primary_key=True),  # a dice seed's: its commitment
+    Column("value", Text, nullable=False),
+)
+
+
+def target_metadata(backend: str) -> MetaData:
+    """The tables a ledger's database holds on this backend (Alembic's target)."""
+    if backend == "sqlite":
+        return metadata
+    both = MetaData(naming_convention=metadata.naming_convention)
+    for table in (*metadata.tables.values(), *secrets_metadata.tables.values()):
+        table.to_metadata(both)
+    return both
+
+
+SCHEMA_REVISION = "0005"

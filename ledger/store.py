@@ -21,13 +21,15 @@ import sqlalchemy as sa
 from sqlalchemy import event as sa_event
 from sqlalchemy.engine import Connection, Engine
 
+from ledger import secrets as ledger_secrets
 from ledger.chain import GENESIS, canonical_json, stored_hash
 from ledger.clock import format_instant, utc_now
 from ledger.envelope import Envelope, NewEvent, Pending
 from ledger.errors import ConcurrencyConflict, StoreError
-from ledger.schema import SCHEMA_REVISION, dice_secrets, events, snapshot_blobs, snapshots
+from ledger.schema import SCHEMA_REVISION, events, snapshot_blobs, snapshots
 
 DEFAULT_DB = "tally.db"
+DEFAULT_DB_MODE = 0o600  # a new SQLite ledger file; TALLY_DB_MODE=0640 lets its group read it
 _PG_WRITE_LOCK = 7243315  # any constant: one writer at a time per database
 _COLUMNS = [c.name for c in events.columns]
 
@@ -82,6 +84,9 @@ class Store:
         self.clock = clock
         self.notes: list = []  # what the read path noticed on the way (an ignored snapshot): the CLI prints them
         self.engine = _make_engine(url, create=create)
+        self.secrets = ledger_secrets.for_database(
+            self.engine.dialect.name,
+            self.engine.url.database if self.engine.dialect.name == "sqlite" else describe(url))
         if check_schema:
             self._check_schema(create)
 
@@ -118,8 +123,16 @@ class Store:
         config = Config()
         config.set_main_option("script_location", str(Path(migrations.__file__).parent))
         with self._connect(write=True) as conn, conn.begin():
+            before = conn.execute(sa.text("SELECT version_num FROM alembic_version")).scalar() \
+                if sa.inspect(conn).has_table("alembic_version") else None
             config.attributes["connection"] = conn
             command.upgrade(config, "head")
+        if self.engine.dialect.name == "sqlite" and before is not None and before < "0005":
+            # 0005 moved the seeds out of the file: rebuild it, so no copy of one lingers in
+            # free pages or the slack of reused ones (once; the file keeps its mode).
+            with self._connect() as conn:
+                conn.connection.driver_connection.execute("VACUUM")
+        self.checkpoint()  # nor in old WAL frames
         return SCHEMA_REVISION
 
     # -- transactions ---------------------------------------------------
@@ -131,6 +144,13 @@ class Store:
         except (sa.exc.OperationalError, self.engine.dialect.dbapi.OperationalError) as exc:
             # the second: from the statements the append path hands the driver's cursor directly
             raise StoreError(_driver_message(self.url, exc)) from None
+        except (sa.exc.ProgrammingError, self.engine.dialect.dbapi.ProgrammingError) as exc:
+            if getattr(getattr(exc, "orig", exc), "sqlstate", None) != "42501":  # insufficient privilege
+                raise
+            detail = (str(getattr(exc, "orig", exc)).strip().splitlines() or [""])[0]
+            raise StoreError(f"this database role may not do that on {describe(self.url)} ({detail}): "
+                             "a role made by `tally db grant-reader` only reads the ledger; "
+                             "record as the referee's role") from None
 
     @contextmanager
     def transaction(self) -> Iterator["Transaction"]:
@@ -138,13 +158,17 @@ class Store:
         with self._connect(write=True) as conn, conn.begin():
             if conn.dialect.name == "postgresql":
                 conn.execute(sa.text("SELECT pg_advisory_xact_lock(:k)"), {"k": _PG_WRITE_LOCK})
-            yield Transaction(conn, self.clock, self.notes)
+            tx = Transaction(conn, self.clock, self.secrets, self.notes)
+            yield tx
+            # Before the events commit, durably: a crash between the two leaves at most
+            # an orphan secret, never a committed event naming a secret that is gone.
+            tx.write_secrets()
 
     @contextmanager
     def reading(self) -> Iterator["Transaction"]:
         """A read-only, consistent view."""
         with self._connect() as conn, conn.begin():
-            yield Transaction(conn, self.clock, self.notes)
+            yield Transaction(conn, self.clock, self.secrets, self.notes)
 
     # -- conveniences for single calls ---------------------------------
     def append(self, campaign: str, new_events: Sequence[NewEvent], *, actor: str,
@@ -171,9 +195,11 @@ class Store:
 class Transaction:
     """Reads and appends on one connection inside one transaction."""
 
-    def __init__(self, conn: Connection, clock: Callable, notes: Optional[list] = None) -> None:
+    def __init__(self, conn: Connection, clock: Callable, secrets, notes: Optional[list] = None) -> None:
         self.conn = conn
         self.clock = clock
+        self.secrets = secrets  # ledger/secrets.py: a file apart (SQLite), or a table (PostgreSQL)
+        self._pending: list[ledger_secrets.Row] = []
         self.notes = [] if notes is None else notes
 
     def note(self, note) -> None:
@@ -489,15 +515,26 @@ class Transaction:
         self.conn.execute(snapshot_blobs.delete())
         return self.conn.execute(snapshots.delete()).rowcount
 
-    # -- dice secrets ---------------------------------------------------
-    def put_secret(self, campaign: str, epoch: int, seed_hex: str) -> None:
-        self.conn.execute(dice_secrets.insert(), {"campaign": campaign, "epoch": epoch, "seed": seed_hex})
+    # -- secrets (ledger/secrets.py) -----------------------------------
+    def put_secret(self, kind: str, campaign: str, name: str, value: str) -> None:
+        """Keep a secret: on PostgreSQL in this transaction; on SQLite in the
+        secrets file, written just before this transaction commits."""
+        if self.secrets.apart:
+            self._pending.append((kind, campaign, name, value))
+        else:
+            self.secrets.put(self.conn, [(kind, campaign, name, value)])
 
-    def secret(self, campaign: str, epoch: int) -> Optional[str]:
-        return self.conn.execute(
-            sa.select(dice_secrets.c.seed)
-            .where(dice_secrets.c.campaign == campaign, dice_secrets.c.epoch == epoch)
-        ).scalar()
+    def secret(self, kind: str, campaign: str, name: str) -> Optional[str]:
+        for row in self._pending:
+            if row[:3] == (kind, campaign, name):
+                return row[3]
+        return self.secrets.get(self.conn, kind, campaign, name)
+
+    def write_secrets(self) -> None:
+        """Write and commit the secrets this transaction kept (SQLite; once)."""
+        if self._pending:
+            self.secrets.put(self.conn, self._pending)
+            self._pending = []
 
 
 class _Unread(dict):
@@ -539,6 +576,8 @@ def _make_engine(url: str, *, create: bool) -> Engine:
             )
         if create and not Path(path).parent.is_dir():
             raise StoreError(f"cannot create {path}: the folder {Path(path).parent} does not exist")
+        if create:
+            _create_file(path)
     elif parsed.get_backend_name() == "postgresql" and parsed.get_driver_name() in ("psycopg2", ""):
         # psycopg 3 is the driver we ship; a bare postgresql:// URL means it too.
         parsed = parsed.set(drivername="postgresql+psycopg")
@@ -554,6 +593,38 @@ def _make_engine(url: str, *, create: bool) -> Engine:
     elif engine.dialect.name != "postgresql":
         raise StoreError(f"tally supports SQLite and PostgreSQL, not {engine.dialect.name}")
     return engine
+
+
+def db_mode() -> int:
+    """The mode a new SQLite ledger file is created with: TALLY_DB_MODE (octal), else 0600."""
+    text = os.environ.get("TALLY_DB_MODE", "").strip()
+    if not text:
+        return DEFAULT_DB_MODE
+    try:
+        mode = int(text, 8)
+    except ValueError:
+        mode = -1
+    if not 0 <= mode <= 0o777 or mode & 0o600 != 0o600:
+        raise StoreError(f"TALLY_DB_MODE must be an octal file mode that lets its owner read and write, "
+                         f"such as 0600 or 0640 (not {text!r})")
+    return mode
+
+
+def _create_file(path: str) -> None:
+    """Create a new ledger file with its mode before SQLite opens it (SQLite
+    would make it 0644 under the usual umask; its -wal and -shm files take the
+    mode of the database file)."""
+    if Path(path).exists():  # TALLY_DB_MODE is only read for a new file
+        return
+    mode = db_mode()
+    try:
+        fd = os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, mode)
+    except FileExistsError:
+        return
+    except OSError as exc:
+        raise StoreError(f"cannot create {path}: {exc.strerror}") from None
+    os.fchmod(fd, mode)  # exactly the mode asked for, whatever the umask
+    os.close(fd)
 
 
 def _configure_sqlite(engine: Engine) -> None:

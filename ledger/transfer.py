@@ -274,11 +274,20 @@ def _check_types(data: dict[str, Any], where: str) -> None:
 
 
 def _unrevealed_without_secret(tx) -> list[str]:
+    from ledger.dice.derivation import commitment
     from ledger.replay import current_epoch_state
+    from ledger.secrets import DICE_SEED
 
     missing = []
     for name in tx.campaigns():
         current = current_epoch_state(tx, name, tx.head()[0]).current
-        if current is not None and tx.secret(name, current.number) is None:
+        if current is None:
+            continue
+        seed = tx.secret(DICE_SEED, name, current.commitment)  # kept by its commitment
+        try:
+            kept = seed is not None and commitment(seed) == current.commitment
+        except ValueError:  # not hex: not a seed
+            kept = False
+        if not kept:
             missing.append(f"{name} epoch {current.number}")
     return missing

@@ -1,13 +1,14 @@
 """The schema's history: an empty database upgrades to head with no drift,
 and an old or foreign database is refused with what to do."""
 
+import os
 from pathlib import Path
 
 import pytest
 import sqlalchemy as sa
 
 from ledger.errors import StoreError
-from ledger.schema import SCHEMA_REVISION, metadata
+from ledger.schema import SCHEMA_REVISION, target_metadata
 from ledger.store import Store
 
 
@@ -18,7 +19,7 @@ def test_upgrade_from_empty_matches_the_metadata(db_url):
     store = Store(db_url)  # a new database is migrated on first use
     assert store.schema_revision() == SCHEMA_REVISION
     with store.engine.connect() as conn:
-        diff = compare_metadata(MigrationContext.configure(conn), metadata)
+        diff = compare_metadata(MigrationContext.configure(conn), target_metadata(conn.dialect.name))
     assert diff == []
     store.dispose()
 
@@ -79,3 +80,85 @@ def test_db_upgrade_migrates_a_ledger_at_the_previous_revision(tmp_path):
     assert f"0001 -> {SCHEMA_REVISION}" in tally.ok("db", "upgrade").stdout
     tally.ok("campaign", "new", "G", "--start", "1024-03-01")
     tally.ok("db", "snapshot")
+
+
+def _at_revision(url: str, revision: str) -> None:
+    from alembic import command
+    from alembic.config import Config
+
+    import migrations
+
+    engine = sa.create_engine(url)
+    config = Config()
+    config.set_main_option("script_location", str(Path(migrations.__file__).parent))
+    with engine.begin() as conn:
+        config.attributes["connection"] = conn
+        if sa.inspect(conn).has_table("alembic_version"):
+            command.downgrade(config, revision)
+        else:
+            command.upgrade(config, revision)
+    engine.dispose()
+
+
+def test_0005_moves_an_unrevealed_seed_out_of_the_ledger_and_the_roll_still_derives(db_url, tmp_path):
+    """A ledger at 0004 kept its seeds in dice_secrets, beside the events: after the
+    upgrade the same epoch rolls on from the same seed, and the ledger itself holds none."""
+    from ledger.secrets import file_beside
+    from tests import independent_verifier
+    from tests.conftest import Tally
+    from tests.test_secrets import holds, kept_seed
+
+    # The events a 0004 tally recorded (a campaign, one roll), and its seed in dice_secrets.
+    source = Tally(f"sqlite:///{tmp_path / 'source.db'}")
+    source.ok("campaign", "new", "G", "--start", "1024-03-01")
+    source.ok("dice", "client-seed", "ours")
+    source.ok("roll", "2d6")
+    seed = kept_seed(source.url, 1)
+    _at_revision(db_url, "0004")
+    engine = sa.create_engine(db_url)
+    with sa.create_engine(source.url).connect() as read, engine.begin() as write:
+        rows = [dict(row._mapping) for row in read.execute(sa.text("SELECT * FROM events ORDER BY position"))]
+        write.execute(sa.text(f"INSERT INTO events ({', '.join(rows[0])}) VALUES "
+                              f"({', '.join(':' + c for c in rows[0])})"), rows)
+        write.execute(sa.text("INSERT INTO dice_secrets VALUES ('G', 1, :s)"), {"s": seed})
+    engine.dispose()
+    tally = Tally(db_url)
+    sqlite = db_url.startswith("sqlite")
+    path = Path(db_url[len("sqlite:///"):]) if sqlite else None
+    if sqlite:
+        assert holds(path, seed) and not file_beside(path).exists()  # the finding, at 0004
+
+    assert "0004 -> 0005" in tally.ok("db", "upgrade").stdout
+    rolled = tally.ok("roll", "3d6", "--json").json
+    assert (rolled["epoch"], rolled["nonce"]) == (1, 1)
+    assert rolled["dice"] == independent_verifier.faces(seed, "ours", 1, "3d6")
+    engine = sa.create_engine(db_url)
+    with engine.connect() as conn:
+        assert not sa.inspect(conn).has_table("dice_secrets")
+    engine.dispose()
+    if sqlite:
+        assert file_beside(path).exists() and os.stat(file_beside(path)).st_mode & 0o777 == 0o600
+        for part in (path, Path(f"{path}-wal")):
+            assert not part.exists() or not holds(part, seed)
+    revealed = tally.ok("dice", "reveal", "--json").json
+    assert revealed["seed"] == seed and revealed["rolls"] == 2
+    assert tally.ok("audit", "--json").json["ok"]
+
+
+def test_0005_downgrades_back_into_dice_secrets(db_url):
+    from tests.conftest import Tally
+    from tests.test_secrets import kept_seed
+
+    tally = Tally(db_url)
+    tally.ok("campaign", "new", "G", "--start", "1024-03-01")
+    tally.ok("dice", "reveal")
+    seeds = {1: kept_seed(db_url, 1), 2: kept_seed(db_url, 2)}
+    _at_revision(db_url, "0004")
+    engine = sa.create_engine(db_url)
+    with engine.connect() as conn:
+        assert dict(conn.execute(sa.text("SELECT epoch, seed FROM dice_secrets")).all()) == seeds
+        assert not sa.inspect(conn).has_table("ledger_secrets")
+    engine.dispose()
+    tally.ok("db", "upgrade")
+    assert tally.ok("roll", "1d6", "--json").json["epoch"] == 2
+    assert tally.ok("dice", "reveal", "--json").json["seed"] == seeds[2]

@@ -90,15 +90,31 @@ def test_canonical_json_refuses_floats():
 
 def test_the_database_refuses_update_and_delete(store, db_url):
     store.append("a", [NewEvent("s", setting(), 1)], actor="ref")
-    for statement in ("UPDATE events SET actor = 'mallory'", "DELETE FROM events",
-                      "DELETE FROM dice_secrets"):
+    for statement in ("UPDATE events SET actor = 'mallory'", "DELETE FROM events"):
         with pytest.raises((sa.exc.IntegrityError, sa.exc.InternalError, sa.exc.DatabaseError),
                            match="append-only"):
             with store.engine.begin() as conn:
-                if statement.endswith("dice_secrets"):
-                    conn.execute(sa.text("INSERT INTO dice_secrets VALUES ('a', 1, 'ff')"))
                 conn.execute(sa.text(statement))
     assert [e.actor for e in store.read()] == ["ref"]
+
+
+def test_the_secrets_are_append_only_too(store):
+    with store.transaction() as tx:
+        tx.put_secret("dice-seed", "a", "c0ffee", "ff")
+    if store.engine.dialect.name == "sqlite":  # in their own file beside the database
+        conn = sqlite3.connect(store.secrets.path)
+        for statement in ("UPDATE ledger_secrets SET value = '00'", "DELETE FROM ledger_secrets"):
+            with pytest.raises(sqlite3.DatabaseError, match="ledger_secrets is append-only"):
+                conn.execute(statement)
+        conn.close()
+    else:
+        for statement in ("UPDATE ledger_secrets SET value = '00'", "DELETE FROM ledger_secrets",
+                          "TRUNCATE ledger_secrets"):
+            with pytest.raises(sa.exc.DBAPIError, match="ledger_secrets is append-only"):
+                with store.engine.begin() as conn:
+                    conn.execute(sa.text(statement))
+    with store.reading() as tx:
+        assert tx.secret("dice-seed", "a", "c0ffee") == "ff"
 
 
 def test_sqlite3_shell_update_fails_with_the_trigger_error(tmp_path):

@@ -10,6 +10,7 @@ from ledger.dice.expression import parse
 from ledger.envelope import Envelope, NewEvent
 from ledger.errors import BadInput, RuleRefused
 from ledger.events.dice import ClientSeedSet, DiceRolled, EpochCommitted, EpochRevealed
+from ledger.secrets import DICE_SEED
 from ledger.store import Store, Transaction
 from projections.dice import Epoch
 
@@ -20,12 +21,13 @@ def epoch_stream(number: int) -> str:
 
 def open_epoch(tx: Transaction, campaign: str, number: int, game_time: int,
                session: Optional[int] = None, covers: Optional[int] = None) -> NewEvent:
-    """Draw a secret seed, keep it in this transaction, publish only C.
-    ``covers``: the session the epoch is for (None: downtime)."""
+    """Draw a secret seed, keep it apart from the events (ledger/secrets.py),
+    publish only C. ``covers``: the session the epoch is for (None: downtime)."""
     seed = new_seed()
-    tx.put_secret(campaign, number, seed)
+    committed = commitment(seed)
+    tx.put_secret(DICE_SEED, campaign, committed, seed)
     return NewEvent(epoch_stream(number),
-                    EpochCommitted(epoch=number, commitment=commitment(seed), session=covers),
+                    EpochCommitted(epoch=number, commitment=committed, session=covers),
                     game_time=game_time, session=session)
 
 
@@ -34,6 +36,25 @@ def current_epoch(ctx: Context) -> Epoch:
     if epoch is None:  # every campaign opens epoch 1, every reveal the next
         raise RuleRefused("no dice epoch is open in this campaign")
     return epoch
+
+
+def epoch_seed(ctx: Context, epoch: Epoch, *, missing: str) -> str:
+    """The epoch's secret seed, checked against its commitment; a refusal if it
+    is not kept here (``missing`` says what to do then) or does not match."""
+    kept = ctx.tx.secret(DICE_SEED, ctx.name, epoch.commitment)
+    where = ctx.tx.secrets.where
+    if kept is None:
+        raise RuleRefused(f"the secret seed of epoch {epoch.number} (commitment {epoch.commitment[:16]}…) "
+                          f"is not in {where}: {missing}")
+    if not _is_seed(kept) or commitment(kept) != epoch.commitment:
+        raise RuleRefused(f"the seed kept in {where} for epoch {epoch.number} does not match its commitment "
+                          f"{epoch.commitment[:16]}… (the secrets were changed, or belong to another ledger): "
+                          "nothing was recorded")
+    return kept
+
+
+def _is_seed(text: str) -> bool:
+    return len(text) == 64 and all(c in "0123456789abcdef" for c in text)
 
 
 def roll_event(ctx: Context, text: str, *, character: Optional[str] = None,
@@ -47,12 +68,9 @@ def roll_event(ctx: Context, text: str, *, character: Optional[str] = None,
         faces, total = list(hand), expression.total_from_faces(list(hand))
         nonce, verifiable = None, False
     else:
-        seed = ctx.tx.secret(ctx.name, epoch.number)
-        if seed is None:
-            raise RuleRefused(
-                f"the secret seed of epoch {epoch.number} is not in this database (imported from "
-                "elsewhere?): roll there, or log hand rolls with --dice"
-            )
+        seed = epoch_seed(ctx, epoch, missing=(
+            "this copy of the ledger can be read and verified but not rolled (copied or imported without "
+            "its secrets?): roll where the epoch was committed, or log hand rolls with --dice"))
         nonce, verifiable = epoch.nonces + nonce_offset, True
         faces, total = derive(expression, seed, epoch.client_seed, nonce)
     event = DiceRolled(
@@ -100,11 +118,7 @@ def reveal_events(ctx: Context, session: Optional[int] = None, *, rolls_in_batch
     transaction already made in the closing epoch."""
     epoch = current_epoch(ctx)
     game_time = ctx.today if game_time is None else game_time
-    seed = ctx.tx.secret(ctx.name, epoch.number)
-    if seed is None:
-        raise RuleRefused(
-            f"the secret seed of epoch {epoch.number} is not in this database: reveal it where it was rolled"
-        )
+    seed = epoch_seed(ctx, epoch, missing="reveal it where it was committed, with its secrets")
     revealed = EpochRevealed(epoch=epoch.number, commitment=epoch.commitment, seed=seed,
                              client_seed=epoch.client_seed, rolls=epoch.nonces + rolls_in_batch)
     return [NewEvent(epoch_stream(epoch.number), revealed, game_time=game_time, session=session),
