@@ -20,17 +20,16 @@ def generate(events: int = typer.Option(..., "--events", help="About how many ev
              out: str = typer.Option(..., "--out", help="The FILE.jsonl to write (import it with tally import)."),
              players: int = typer.Option(40, "--players", help="Players at the open table."),
              years: int = typer.Option(3, "--years", help="In-game years the sessions span."),
-             seed: int = typer.Option(1, "--seed", help="Same seed, same campaign.")) -> None:
+             seed: int = typer.Option(1, "--seed", help="Same seed, same campaign."),
+             force: bool = typer.Option(False, "--force", help="Replace the file if it exists.")) -> None:
     """Write a realistic, valid, hash-chained campaign, deterministic for its seed."""
+    from ledger.files import writing
     from ledger.generator import generate as write
 
     if events < 100 or players < 3:
         raise BadInput("generate at least 100 events for at least 3 players")
-    try:
-        with open(out, "w", encoding="utf-8") as handle:
-            written = write(handle, events=events, players=players, years=years, seed=seed)
-    except OSError as exc:
-        raise BadInput(f"cannot write {out}: {exc.strerror}") from None
+    with writing(out, force=force) as handle:
+        written = write(handle, events=events, players=players, years=years, seed=seed)
     typer.echo(f"wrote {written} events to {out}")
 
 

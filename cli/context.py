@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 import getpass
 import os
+from contextlib import ExitStack
 from dataclasses import dataclass, field
 from typing import Optional
 
@@ -23,9 +24,19 @@ class Options:
     campaign: Optional[str] = None
     actor: Optional[str] = None
     _stores: dict = field(default_factory=dict)
+    # `tally script`: its lines share one store, in one batch ended by this stack (see Store.batch).
+    batch: Optional[ExitStack] = None
 
     def store(self, create: bool = False) -> Store:
-        """The ledger; only commands that may start one create the file."""
+        """The ledger; only commands that may start one create the file. In a
+        script's batch, the one store every line uses, opened by the first line
+        that asks (creating the ledger if that line may start one)."""
+        if self.batch is not None:
+            if "batch" not in self._stores:
+                store = Store(resolve_url(self.db), create=create)
+                self._stores["batch"] = store
+                self.batch.enter_context(store.batch())
+            return self._stores["batch"]
         if create not in self._stores:
             self._stores[create] = Store(resolve_url(self.db), create=create)
         return self._stores[create]

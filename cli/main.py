@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from dataclasses import replace
 from importlib import import_module
 from typing import Optional
 
@@ -12,6 +13,7 @@ from typer.core import TyperGroup
 
 from cli.context import Options
 from ledger.commands.late import LATE_FACT
+from ledger.store import resolve_url
 
 # Negative numbers are arguments here (`tally cash Astrid -3`), not options.
 SIGNED = {"ignore_unknown_options": True}
@@ -92,9 +94,18 @@ def main_options(
     game_date: Optional[str] = typer.Option(
         None, "--game-date", help="Log the command's facts on this in-game date (a fact logged late)."),
 ) -> None:
-    opts = Options(db=db_, campaign=campaign_, actor=actor)
+    if isinstance(ctx.obj, Options):
+        # A line of `tally script`: the script's options and its one store, this line's own
+        # --campaign and --actor; the script closes the store when its last line has run.
+        script = ctx.obj
+        if db_ is not None and resolve_url(db_) != resolve_url(script.db):
+            raise typer.BadParameter("a script's lines use the script's database: give --db to "
+                                     "`tally script`, not to a line", param_hint="'--db'")
+        opts = replace(script, campaign=campaign_ or script.campaign, actor=actor or script.actor)
+    else:
+        opts = Options(db=db_, campaign=campaign_, actor=actor)
+        ctx.call_on_close(opts.close)
     ctx.obj = opts
-    ctx.call_on_close(opts.close)
     if game_date is not None:
         token = LATE_FACT.set(game_date)
         ctx.call_on_close(lambda: LATE_FACT.reset(token))

@@ -1,49 +1,150 @@
-"""tally script FILE: run tally commands from a file, one per line."""
+"""tally script FILE: run tally commands from a file, one per line, as one
+transaction (all or nothing), or with --each as one transaction a line."""
 
 from __future__ import annotations
 
+import io
 import shlex
+from contextlib import ExitStack, redirect_stderr
+from dataclasses import dataclass
 
 import typer
 
-from cli.context import options
+from cli.context import Options, options
 from ledger.errors import BadInput
+
+# Commands that cannot share the script's transaction, and why.
+APART = {
+    "import": "it checks its file in worker processes and commits on its own",
+    "export": "it would write a file of events the script has not committed",
+    "verify": "its worker processes read only what is committed",
+    "bench": "it works on databases of its own",
+    "schedule": "the scheduler's job store is written outside the ledger's transaction",
+    "scheduler": "the scheduler runs jobs in transactions of their own",
+    "db": "it works on the database itself",
+}
+_GLOBAL_WITH_VALUE = {"--db", "--campaign", "--actor", "--game-date"}
+
+
+@dataclass
+class Line:
+    number: int
+    text: str  # as written, fit to quote in a one-line message
+    words: list[str]
+
+    @property
+    def command(self) -> str:
+        """The command or group the line runs (its first word past the global options)."""
+        skip = False
+        for word in self.words:
+            if skip:
+                skip = False
+            elif word.startswith("-"):
+                skip = word in _GLOBAL_WITH_VALUE
+            else:
+                return word
+        return ""
 
 
 def script(
     ctx: typer.Context,
     file: str = typer.Argument(..., help="A file of tally commands, one per line; # starts a comment."),
     echo: bool = typer.Option(True, "--echo/--quiet", help="Print each command before its output."),
+    each: bool = typer.Option(False, "--each", help="Commit each line on its own (the first refusal "
+                              "stops the script; the lines before it stay recorded)."),
 ) -> None:
-    """Replay a scripted session. Each line is its own command (and its own
-    transaction); the first refusal stops the script, naming its line."""
+    """Replay a scripted session as one transaction: every line is recorded, or
+    none is. The first refusal stops the script, naming its line."""
     from typer.main import get_command
 
     from cli.main import app
 
+    lines = _read(file, each)
     opts = options(ctx)
+    shared = Options(db=opts.db, campaign=opts.campaign, actor=opts.actor)
+    command = get_command(app)
+    done = 0  # the last line that ran and was kept (with --each)
+    with ExitStack() as stack:
+        stack.callback(shared.close)  # last: after the batch has ended
+        if not each:
+            shared.batch = stack
+        for line in lines:
+            if echo:
+                typer.echo(f"\n$ tally {shlex.join(line.words)}")
+            code, message = _run(command, line, shared)
+            if code:
+                what = "was interrupted" if code == 130 else "was refused"
+                if not each:
+                    kept = "nothing of the script is recorded"
+                elif done == 0:
+                    kept = "nothing is recorded"
+                else:
+                    kept = f"line{'s 1-' if done > 1 else ' '}{done} {'are' if done > 1 else 'is'} recorded"
+                if each:
+                    report = f"{file}: {kept}; line {line.number} ({line.text}) {what}: {message}"
+                else:
+                    report = f"{file} line {line.number} ({line.text}) {what}: {message}; {kept}"
+                typer.echo(f"tally: {report}", err=True)
+                raise typer.Exit(code)  # through the stack: the batch rolls back
+            done = line.number
+
+
+def _read(file: str, each: bool) -> list[Line]:
+    """The script's commands, every line checked before any runs."""
     try:
         with open(file, encoding="utf-8") as handle:
-            lines = handle.read().splitlines()
+            text = handle.read()
     except OSError as exc:
         raise BadInput(f"cannot read {file}: {exc.strerror}") from None
-    prefix = [arg for flag, value in (("--db", opts.db), ("--campaign", opts.campaign), ("--actor", opts.actor))
-              if value for arg in (flag, value)]
-    command = get_command(app)
-    for number, line in enumerate(lines, 1):
+    except UnicodeDecodeError:
+        raise BadInput(f"cannot read {file}: it is not UTF-8 text") from None
+    lines = []
+    for number, raw in enumerate(text.splitlines(), 1):
+        shown = _quote(raw)
         try:
-            words = shlex.split(line, comments=True)
+            words = shlex.split(raw, comments=True)
         except ValueError as exc:
-            raise BadInput(f"{file} line {number}: {exc}") from None
+            raise BadInput(f"{file} line {number} ({shown}): {exc}; nothing of the script was run") from None
+        if words[:1] == ["tally"]:
+            words = words[1:]
         if not words:
             continue
-        if words[0] == "tally":
-            words = words[1:]
-        if words and words[0] == "script":
-            raise BadInput(f"{file} line {number}: a script cannot run another script")
-        if echo:
-            typer.echo(f"\n$ tally {shlex.join(words)}")
-        code = command.main(prefix + words, prog_name="tally", standalone_mode=False)
-        if code:
-            typer.echo(f"tally: {file} line {number} was refused; the lines before it are recorded", err=True)
-            raise typer.Exit(code)
+        line = Line(number, shown, words)
+        if line.command == "script":
+            raise BadInput(f"{file} line {number} ({shown}): a script cannot run another script; "
+                           "nothing of the script was run")
+        if not each and line.command in APART:
+            raise BadInput(
+                f"{file} line {number} ({shown}): `{line.command}` cannot run inside the script's one "
+                f"transaction ({APART[line.command]}); run the script with --each, or that command on "
+                "its own. Nothing of the script was run")
+        lines.append(line)
+    return lines
+
+
+def _run(command, line: Line, shared: Options) -> tuple[int, str]:
+    """Run one line with the script's options: its exit status, and what it said
+    on stderr when it failed (passed through to stderr when it did not)."""
+    captured = io.StringIO()
+    try:
+        with redirect_stderr(captured):
+            result = command.main(line.words, prog_name="tally", standalone_mode=False, obj=shared)
+    except typer.TyperException as exc:  # a usage error: the line is not a command as written
+        return exc.exit_code, exc.format_message().rstrip(".")
+    except typer.Abort:
+        return 1, "aborted"
+    code = result if isinstance(result, int) else 0
+    said = captured.getvalue().splitlines()
+    errors = [n for n, text in enumerate(said) if text.startswith("tally: ")]
+    if code and errors:
+        message = said.pop(errors[-1])[len("tally: "):]
+    else:
+        message = f"exit status {code}"
+    for text in said:
+        typer.echo(text, err=True)
+    return code, message
+
+
+def _quote(raw: str, limit: int = 80) -> str:
+    text = "".join(c if c.isprintable() else "?" for c in raw.strip())
+    return text if len(text) <= limit else text[:limit - 1] + "…"

@@ -84,6 +84,7 @@ def _database(backend: str, url: Optional[str], work: Path) -> Iterator[str]:
 def run(events: int, *, backend: str = "sqlite", url: Optional[str] = None, seed: int = 1,
         appends: int = 500, queries: int = 20, peer: bool = True) -> dict:
     from ledger.chain import verify_stored
+    from ledger.files import writing
     from ledger.generator import NAME, generate
     from ledger.verification import verify_database
     from ledger.store import Store
@@ -96,7 +97,7 @@ def run(events: int, *, backend: str = "sqlite", url: Optional[str] = None, seed
     try:
         with _database(backend, url, work) as target:
             path = work / "campaign.jsonl"
-            with open(path, "w", encoding="utf-8") as out:
+            with writing(str(path)) as out:
                 written, seconds = _timed(lambda: generate(out, events=events, seed=seed))
             figures.update(generated=written, generate_s=round(seconds, 1))
 

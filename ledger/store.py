@@ -136,11 +136,13 @@ class Store:
         return SCHEMA_REVISION
 
     # -- transactions ---------------------------------------------------
+    # While batch() runs: its connection, on which every transaction and read runs.
+    _batch: Optional[Connection] = None
+
     @contextmanager
-    def _connect(self, write: bool = False) -> Iterator[Connection]:
+    def _driver_errors(self) -> Iterator[None]:
         try:
-            with self.engine.connect() as conn:
-                yield conn.execution_options(tally_write=write)
+            yield
         except (sa.exc.OperationalError, self.engine.dialect.dbapi.OperationalError) as exc:
             # the second: from the statements the append path hands the driver's cursor directly
             raise StoreError(_driver_message(self.url, exc)) from None
@@ -153,11 +155,27 @@ class Store:
                              "record as the referee's role") from None
 
     @contextmanager
+    def _connect(self, write: bool = False) -> Iterator[Connection]:
+        if self._batch is not None:  # inside a batch there is one connection, already in its transaction
+            with self._driver_errors():
+                yield self._batch
+            return
+        with self._driver_errors(), self.engine.connect() as conn:
+            yield conn.execution_options(tally_write=write)
+
+    @staticmethod
+    def _lock(conn: Connection) -> None:
+        """Take the write lock (SQLite took it with BEGIN IMMEDIATE)."""
+        if conn.dialect.name == "postgresql":
+            conn.execute(sa.text("SELECT pg_advisory_xact_lock(:k)"), {"k": _PG_WRITE_LOCK})
+
+    @contextmanager
     def transaction(self) -> Iterator["Transaction"]:
-        """One atomic unit of work holding the write lock: all or nothing."""
-        with self._connect(write=True) as conn, conn.begin():
-            if conn.dialect.name == "postgresql":
-                conn.execute(sa.text("SELECT pg_advisory_xact_lock(:k)"), {"k": _PG_WRITE_LOCK})
+        """One atomic unit of work holding the write lock: all or nothing.
+        Inside a batch: a savepoint in the batch's transaction."""
+        with self._connect(write=True) as conn, (conn.begin_nested() if self._batch is not None else conn.begin()):
+            if self._batch is None:
+                self._lock(conn)
             tx = Transaction(conn, self.clock, self.secrets, self.notes)
             yield tx
             # Before the events commit, durably: a crash between the two leaves at most
@@ -166,9 +184,28 @@ class Store:
 
     @contextmanager
     def reading(self) -> Iterator["Transaction"]:
-        """A read-only, consistent view."""
-        with self._connect() as conn, conn.begin():
+        """A read-only, consistent view. Inside a batch: what the batch has
+        written so far, uncommitted, in a savepoint (a failed read leaves the
+        batch usable on PostgreSQL)."""
+        with self._connect() as conn, (conn.begin_nested() if self._batch is not None else conn.begin()):
             yield Transaction(conn, self.clock, self.secrets, self.notes)
+
+    @contextmanager
+    def batch(self) -> Iterator[None]:
+        """Many commands as one transaction (`tally script`): one connection
+        holding the write lock throughout; each transaction() and reading()
+        inside is a savepoint on it, so a command sees the events of the
+        commands before it. Committed when the block ends; rolled back, all of
+        it, if the block raises. Other writers wait until then."""
+        if self._batch is not None:
+            raise RuntimeError("a batch is already open on this store")
+        with self._connect(write=True) as conn, conn.begin():
+            self._lock(conn)
+            self._batch = conn
+            try:
+                yield
+            finally:
+                self._batch = None
 
     # -- conveniences for single calls ---------------------------------
     def append(self, campaign: str, new_events: Sequence[NewEvent], *, actor: str,

@@ -19,12 +19,12 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from itertools import islice
 from multiprocessing import get_all_start_methods, get_context
-from pathlib import Path
 from typing import Any, Iterator, Optional
 
 from ledger.chain import COLUMNS, GENESIS, HASHED_FIELDS, canonical_json, stored_hash
 from ledger.errors import BadInput, TallyError
 from ledger.events.registry import decode
+from ledger.files import writing
 from ledger.store import Store
 
 _INSTANT = re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z")
@@ -47,26 +47,12 @@ class ImportResult:
 
 
 def export(store: Store, path: str, *, force: bool = False) -> int:
-    """Write the whole log to ``path`` (atomically: a temporary file renamed)."""
-    target = Path(path)
-    if target.exists() and not force:
-        raise BadInput(f"{path} exists: choose another file name, or pass --force to replace it")
-    if not target.parent.is_dir():
-        raise BadInput(f"cannot write {path}: the folder {target.parent} does not exist")
-    temporary = target.with_name(f".{target.name}.partial")
+    """Write the whole log to ``path``, all of it or nothing (see ledger.files)."""
     count = 0
-    try:
-        with store.reading() as tx, open(temporary, "w", encoding="utf-8") as out:
-            for envelope in tx.read():
-                out.write(canonical_json(envelope.to_dict()) + "\n")
-                count += 1
-            out.flush()
-            os.fsync(out.fileno())
-        os.replace(temporary, target)
-    except OSError as exc:
-        raise BadInput(f"cannot write {path}: {exc.strerror}") from None
-    finally:
-        temporary.unlink(missing_ok=True)
+    with writing(path, force=force) as out, store.reading() as tx:
+        for envelope in tx.read():
+            out.write(canonical_json(envelope.to_dict()) + "\n")
+            count += 1
     return count
 
 

@@ -32,8 +32,11 @@ def test_a_refused_line_stops_the_script_and_names_it(tally_sqlite, tmp_path):
     script.write_text('campaign new T --start 1024-03-01\nroll 2d6\nroll 2d6 --dice 9,9\nroll 1d6\n')
     outcome = tally_sqlite("script", str(script))
     assert outcome.exit_code == 1
-    assert "s.tally line 3 was refused" in outcome.stderr
-    assert tally_sqlite.event_count() == 3  # lines 1 and 2 were recorded, line 4 never ran
+    assert "s.tally line 3 (roll 2d6 --dice 9,9) was refused" in outcome.stderr
+    assert tally_sqlite.event_count() == 0  # one transaction: lines 1 and 2 are not kept either
+    outcome = tally_sqlite("script", str(script), "--each")
+    assert "lines 1-2 are recorded; line 3 (roll 2d6 --dice 9,9) was refused" in outcome.stderr
+    assert tally_sqlite.event_count() == 3  # --each: lines 1 and 2 were recorded, line 4 never ran
 
 
 FIXTURES = Path(__file__).parent.parent / "fixtures"
