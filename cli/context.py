@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 import getpass
 import os
+import unicodedata
 from dataclasses import dataclass, field
 from typing import Optional
 
@@ -12,6 +13,7 @@ import typer
 
 from ledger.errors import TallyError
 from ledger.store import Store, resolve_url
+from ledger.text import ACTOR_LIMIT, check_text
 
 
 @dataclass
@@ -28,14 +30,20 @@ class Options:
         return self._stores[create]
 
     def who(self) -> str:
-        if self.actor:
-            return self.actor
+        """Who is logging: --actor, else TALLY_ACTOR (either refused if it is not
+        printable one-line text of at most 80 characters), else the OS user
+        name made printable and cut to fit, else "referee"."""
+        if self.actor is not None:
+            return check_text(self.actor, "--actor", ACTOR_LIMIT)
         if os.environ.get("TALLY_ACTOR"):
-            return os.environ["TALLY_ACTOR"]
+            return check_text(os.environ["TALLY_ACTOR"], "TALLY_ACTOR", ACTOR_LIMIT)
         try:
-            return getpass.getuser()
+            user = getpass.getuser()
         except Exception:
-            return "referee"
+            user = ""
+        # The OS name is not the referee's to fix at the table: keep what is printable.
+        user = "".join(c for c in unicodedata.normalize("NFC", user) if c.isprintable()).strip()[:ACTOR_LIMIT].strip()
+        return user or "referee"
 
     def close(self) -> None:
         for store in self._stores.values():

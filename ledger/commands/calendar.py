@@ -32,6 +32,7 @@ def advance(store, campaign, span: str, *, why: str, actor: str):
         if ctx.session is not None:
             raise RuleRefused(f"session {ctx.session.number} is open: its close sets the date it ends on")
         start = ctx.today
+        ctx.campaign.calendar.check_day(start + days, f"{span.strip()} after {ctx.campaign.calendar.format(start)}")
         return [NewEvent("calendar", CalendarAdvanced(from_day=start, to_day=start + days, days=days, why=why),
                          game_time=start + days)]
 
