@@ -54,6 +54,16 @@ def options(ctx: typer.Context) -> Options:
     return ctx.find_root().obj
 
 
+def one_line(message: str, limit: int = 1000) -> str:
+    """A refusal fit for a terminal: what it quotes of the user's input (a path,
+    a name) cannot break it over lines or send escapes, and a quoted 100 KB
+    string is cut in the middle."""
+    message = "".join(c if c.isprintable() else repr(c)[1:-1] for c in message)
+    if len(message) > limit:
+        message = f"{message[:limit // 2]} …[{len(message) - limit} characters]… {message[-limit // 2:]}"
+    return message
+
+
 def guarded(command):
     """Every command's refusals become `tally: <message>` on stderr and exit 1;
     nothing else, and never a traceback, reaches the user."""
@@ -65,7 +75,7 @@ def guarded(command):
         except (typer.Exit, typer.Abort):
             raise
         except TallyError as exc:
-            typer.echo(f"tally: {exc}", err=True)
+            typer.echo(f"tally: {one_line(str(exc))}", err=True)
             raise typer.Exit(1) from None
         except KeyboardInterrupt:
             typer.echo("tally: interrupted; nothing half-written was kept", err=True)

@@ -267,6 +267,10 @@ def spec_for(choice: str) -> dict[str, Any]:
         raise BadInput(f"cannot read calendar file {choice}: {exc.strerror}") from None
     except tomllib.TOMLDecodeError as exc:
         raise BadInput(f"calendar file {choice} is not valid TOML: {exc}") from None
+    except UnicodeDecodeError:
+        raise BadInput(f"calendar file {choice} is not UTF-8 text") from None
+    except ValueError:  # a path with a NUL in it
+        raise BadInput(f"cannot read calendar file {choice!r}: not a file name") from None
     return _months_spec(data, choice)
 
 

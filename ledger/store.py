@@ -546,10 +546,17 @@ def _sqlite_tables(path: str) -> set[str]:
         raise StoreError(f"{path} is a folder, not a ledger file: point --db at a file (a new one is created)")
     if not Path(path).is_file():
         raise StoreError(f"{path} is not a regular file (a device or a pipe?): point --db at a ledger file")
+    # A damaged file whose header says WAL leaves fresh -wal and -shm files behind: not ours to keep.
+    fresh = [p for p in (Path(f"{path}-wal"), Path(f"{path}-shm")) if not p.exists()]
     conn = sqlite3.connect(f"{Path(path).resolve().as_uri()}?mode=ro", uri=True, timeout=60)
     try:
         return {name for (name,) in conn.execute(
             "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\'")}
+    except sqlite3.Error:
+        conn.close()
+        for sidecar in fresh:
+            sidecar.unlink(missing_ok=True)
+        raise
     finally:
         conn.close()
 
