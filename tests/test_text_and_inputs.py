@@ -318,3 +318,33 @@ def test_calendar_file_names_are_checked_like_any_name(tally, tmp_path):
     calendar.write_bytes("name = 'R'\n".encode("utf-16"))
     assert "is not UTF-8 text" in tally.refused("campaign", "new", "X", "--calendar", str(calendar),
                                                 "--start", "day:1").stderr
+
+
+# -- found by the fuzz test ---------------------------------------------------------
+def test_a_void_that_later_facts_rest_on_is_refused(campaign):
+    # Voiding Ann's player.added while her character stands left a log no command could fold.
+    campaign.ok("player", "add", "Ann")
+    campaign.ok("char", "new", "Nureddine", "--player", "Ann", "--max-hp", "5")
+    added = next(e["position"] for e in campaign.ok("log", "--json").json if e["type"] == "player.added")
+    created = next(e["position"] for e in campaign.ok("log", "--json").json if e["type"] == "character.created")
+    said = campaign.refused("void", str(added), "--why", "wrong player").stderr
+    assert f"event {created} (character.created) rests on it; void that one first" in said
+    campaign.ok("void", str(created), "--why", "wrong character")
+    campaign.ok("void", str(added), "--why", "wrong player")
+    assert campaign.ok("char", "list", "--json").json == []
+
+
+@pytest.mark.parametrize("words", [("diff", "--from", "event:1", "--to", "¹"), ("audit", "²"),
+                                   ("import", "a\x00b.jsonl"), ("import", "two\nlines.jsonl"),
+                                   ("char", "show", "x" * 100_000)])
+def test_odd_digits_paths_and_huge_names_are_refused_on_one_line(campaign, words):
+    said = campaign.refused(*words).stderr  # one line, exit 1, nothing written
+    assert "internal error" not in said and len(said) < 1200
+
+
+def test_a_setting_takes_ascii_digits_only():
+    from ledger.settings import check
+
+    with pytest.raises(BadInput, match="whole number from 0 to 99"):
+        check("luck_start", "³", ["skirmish"])
+    assert check("luck_start", "03", ["skirmish"]) == "3"
