@@ -42,8 +42,9 @@ def new(
 ) -> None:
     """Start a campaign: records its rules, calendar and start, and opens dice epoch 1."""
     opts = options(ctx)
+    actor = opts.who()  # a bad --actor is refused before a new ledger file is made
     store = opts.store(create=True)
-    created, commit = commands.create(store, name, rules=rules, calendar=calendar, start=start, actor=opts.who())
+    created, commit = commands.create(store, name, rules=rules, calendar=calendar, start=start, actor=actor)
     info = query(store, created.campaign, describe)
     if json:
         print_json(info)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 import getpass
 import os
+import unicodedata
 from contextlib import ExitStack
 from dataclasses import dataclass, field
 from typing import Optional
@@ -13,6 +14,7 @@ import typer
 
 from ledger.errors import TallyError
 from ledger.store import Store, resolve_url
+from ledger.text import ACTOR_LIMIT, check_text
 
 
 NOTES_SHOWN = 5
@@ -42,14 +44,20 @@ class Options:
         return self._stores[create]
 
     def who(self) -> str:
-        if self.actor:
-            return self.actor
+        """Who is logging: --actor, else TALLY_ACTOR (either refused if it is not
+        printable one-line text of at most 80 characters), else the OS user
+        name made printable and cut to fit, else "referee"."""
+        if self.actor is not None:
+            return check_text(self.actor, "--actor", ACTOR_LIMIT)
         if os.environ.get("TALLY_ACTOR"):
-            return os.environ["TALLY_ACTOR"]
+            return check_text(os.environ["TALLY_ACTOR"], "TALLY_ACTOR", ACTOR_LIMIT)
         try:
-            return getpass.getuser()
+            user = getpass.getuser()
         except Exception:
-            return "referee"
+            user = ""
+        # The OS name is not the referee's to fix at the table: keep what is printable.
+        user = "".join(c for c in unicodedata.normalize("NFC", user) if c.isprintable()).strip()[:ACTOR_LIMIT].strip()
+        return user or "referee"
 
     def close(self) -> None:
         """After the command: print what the read path noted (an ignored
@@ -67,6 +75,16 @@ def options(ctx: typer.Context) -> Options:
     return ctx.find_root().obj
 
 
+def one_line(message: str, limit: int = 1000) -> str:
+    """A refusal fit for a terminal: what it quotes of the user's input (a path,
+    a name) cannot break it over lines or send escapes, and a quoted 100 KB
+    string is cut in the middle."""
+    message = "".join(c if c.isprintable() else repr(c)[1:-1] for c in message)
+    if len(message) > limit:
+        message = f"{message[:limit // 2]} …[{len(message) - limit} characters]… {message[-limit // 2:]}"
+    return message
+
+
 def guarded(command):
     """Every command's refusals become `tally: <message>` on stderr and exit 1;
     nothing else, and never a traceback, reaches the user."""
@@ -78,7 +96,7 @@ def guarded(command):
         except (typer.Exit, typer.Abort):
             raise
         except TallyError as exc:
-            typer.echo(f"tally: {exc}", err=True)
+            typer.echo(f"tally: {one_line(str(exc))}", err=True)
             raise typer.Exit(1) from None
         except KeyboardInterrupt:
             typer.echo("tally: interrupted; nothing half-written was kept", err=True)

@@ -18,6 +18,7 @@ def upgrade(ctx: typer.Context) -> None:
     """Migrate the database to this tally's schema (creates it if new)."""
     url = resolve_url(options(ctx).db)
     store = Store(url, create=True, check_schema=False)
+    store.refuse_foreign()  # never install tally's tables into another application's database
     before = store.schema_revision()
     store.upgrade()
     store.dispose()

@@ -48,7 +48,7 @@ def audit(
     """Re-derive every roll of every revealed epoch and check its commitment."""
     from ledger.dice.audit import audit as run_audit
 
-    if epoch != "all" and not epoch.isdigit():
+    if epoch != "all" and not (epoch.isascii() and epoch.isdigit()):
         raise BadInput(f"audit takes an epoch number or all, not {epoch!r}")
     opts = options(ctx)
     report = query(opts.store(), opts.campaign, lambda c: run_audit(c.envelopes))

@@ -52,6 +52,11 @@ def why(ctx: typer.Context,
 SESSION_POINT = re.compile(r"session:(\d+):(start|end)")
 
 
+def _whole(text: str) -> bool:
+    """ASCII digits only: str.isdigit says yes to '¹', which int() refuses."""
+    return text.isascii() and text.isdigit()
+
+
 def _pin(text: str, envelopes) -> Pin:
     """event:N (or N), date:GAME-DATE, recorded:ISO-TIME, or session:N:start|end."""
     text = text.strip()
@@ -64,7 +69,7 @@ def _pin(text: str, envelopes) -> Pin:
             raise NotFound(f"session {number} has no {edge} in the ledger")
         return Pin(at_event=found.position - 1 if edge == "start" else found.position)
     kind, sep, value = text.partition(":")
-    if text.isdigit() or (kind == "event" and value.isdigit()):
+    if _whole(text) or (kind == "event" and _whole(value)):
         return Pin(at_event=int(value if sep else text))
     if kind == "date" and value:
         return Pin(as_of=value)

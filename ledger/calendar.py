@@ -22,8 +22,15 @@ from pathlib import Path
 from typing import Any, Optional
 
 from ledger.errors import BadInput
+from ledger.text import check_name
 
 BIFROST_SEASONS = [["Spring", 14], ["Summer", 12], ["Autumn", 14], ["Winter", 12]]
+# Game time is a day number from 1 (the first day of the calendar's first
+# year) to MAX_DAY: 9999-12-31 in the Gregorian calendar, some ten thousand
+# years in the others, and well inside the 32-bit game_time column.
+MIN_DAY, MAX_DAY = 1, 3_652_059
+_DAY_NUMBER = re.compile(r"day:(\d+)")
+
 _MONTHS = ["January", "February", "March", "April", "May", "June", "July",
            "August", "September", "October", "November", "December"]
 
@@ -38,11 +45,22 @@ class Calendar:
         raise NotImplementedError
 
     def parse_or_day(self, text: str) -> int:
-        """A date in the calendar's words, or ``day:N`` for a raw day number."""
+        """A date in the calendar's words, or ``day:N`` for a raw day number,
+        within the days a ledger keeps (or a refusal that states them)."""
         text = text.strip()
-        if re.fullmatch(r"day:\d+", text):
-            return int(text[4:])
-        return self.parse(text)
+        raw = _DAY_NUMBER.fullmatch(text)
+        if raw:
+            digits = raw.group(1).lstrip("0") or "0"
+            day = int(digits) if len(digits) <= 20 else MAX_DAY + 1  # never convert a thousand digits
+            return self.check_day(day, f"day:{digits if len(digits) <= 20 else digits[:20] + '…'}")
+        return self.check_day(self.parse(text), repr(text))
+
+    def check_day(self, day: int, what: str) -> int:
+        """``day`` if a ledger can hold it, else a refusal stating the range."""
+        if not MIN_DAY <= day <= MAX_DAY:
+            raise BadInput(f"{what} is outside the days a ledger keeps: day:{MIN_DAY} to day:{MAX_DAY} "
+                           f"({self.format(MIN_DAY)} to {self.format(MAX_DAY)})")
+        return day
 
     def _refuse(self, text: str, examples: str) -> BadInput:
         return BadInput(f"cannot read {text!r} as a {self.spec['kind']} date: write it like {examples}")
@@ -67,6 +85,8 @@ class Gregorian(Calendar):
         raise self._refuse(text, "1024-03-01 or 1 March 1024")
 
     def format(self, day: int) -> str:
+        if not MIN_DAY <= day <= MAX_DAY:  # beyond the proleptic Gregorian calendar's years 1-9999
+            return f"day:{day}"
         return date.fromordinal(day).isoformat()
 
     year_days = 365
@@ -247,6 +267,10 @@ def spec_for(choice: str) -> dict[str, Any]:
         raise BadInput(f"cannot read calendar file {choice}: {exc.strerror}") from None
     except tomllib.TOMLDecodeError as exc:
         raise BadInput(f"calendar file {choice} is not valid TOML: {exc}") from None
+    except UnicodeDecodeError:
+        raise BadInput(f"calendar file {choice} is not UTF-8 text") from None
+    except ValueError:  # a path with a NUL in it
+        raise BadInput(f"cannot read calendar file {choice!r}: not a file name") from None
     return _months_spec(data, choice)
 
 
@@ -259,7 +283,7 @@ def _months_spec(data: dict[str, Any], source: str) -> dict[str, Any]:
         raise refuse("needs [[months]] entries with name and days")
     spec_months = []
     for i, month in enumerate(months, 1):
-        name, days = month.get("name"), month.get("days") if isinstance(month, dict) else None
+        name, days = (month.get("name"), month.get("days")) if isinstance(month, dict) else (None, None)
         if not isinstance(name, str) or not name.strip() or not isinstance(days, int) or days < 1:
             raise refuse(f"month {i} needs a name and a whole number of days ≥ 1")
         spec_months.append([name.strip(), days])
@@ -267,8 +291,8 @@ def _months_spec(data: dict[str, Any], source: str) -> dict[str, Any]:
     if len(set(n.lower() for n in names)) != len(names):
         raise refuse("two months share a name")
     intercalary = []
-    for i, extra in enumerate(data.get("intercalary", []), 1):
-        name, after = extra.get("name"), extra.get("after", "")
+    for i, extra in enumerate(_entries(data, "intercalary", source), 1):
+        name, after = (extra.get("name"), extra.get("after", "")) if isinstance(extra, dict) else (None, None)
         if not isinstance(name, str) or not name.strip() or (after and after not in names):
             raise refuse(f"intercalary day {i} needs a name and `after` naming a month (or \"\" for the year's start)")
         intercalary.append([name.strip(), after, bool(extra.get("leap", False))])
@@ -281,16 +305,33 @@ def _months_spec(data: dict[str, Any], source: str) -> dict[str, Any]:
     if not isinstance(week, list) or not all(isinstance(d, str) and d.strip() for d in week):
         raise refuse("week must be a list of day names")
     seasons = []
-    for i, season in enumerate(data.get("seasons", []), 1):
+    for i, season in enumerate(_entries(data, "seasons", source), 1):
         if not isinstance(season, dict) or season.get("from") not in names or not season.get("name"):
             raise refuse(f"season {i} needs a name and `from` naming its first month")
         seasons.append([season["name"], season["from"]])
     first_year = data.get("first_year", 1)
     if not isinstance(first_year, int) or first_year < 1:
         raise refuse("first_year must be a whole number ≥ 1")
-    return {"kind": "months", "name": str(data.get("name", Path(source).stem)), "months": spec_months,
+    spec = {"kind": "months", "name": str(data.get("name", Path(source).stem)), "months": spec_months,
             "first_year": first_year, "intercalary": intercalary, "leap_every": leap_every,
             "week": [d.strip() for d in week], "seasons": seasons}
+    # Every name is printed back with dates: the same rules as any name typed at the table.
+    named = [("its name", spec["name"])] + [("a month", m) for m, _ in spec_months] \
+        + [("an intercalary day", n) for n, _, _ in intercalary] + [("a week day", d) for d in spec["week"]] \
+        + [("a season", n) for n, _ in seasons]
+    try:
+        for what, value in named:
+            check_name(value, what)
+    except BadInput as exc:
+        raise refuse(str(exc)) from None
+    return spec
+
+
+def _entries(data: dict[str, Any], table: str, source: str) -> list:
+    entries = data.get(table, [])
+    if not isinstance(entries, list):
+        raise BadInput(f"calendar file {source}: {table} must be a list of [[{table}]] tables")
+    return entries
 
 
 def calendar_from_spec(spec: dict[str, Any]) -> Calendar:

@@ -62,9 +62,9 @@ def check(key: str, value: str, rules: list[str]) -> str:
     value = value.strip()
     if setting.choices and value not in setting.choices:
         raise BadInput(f"{key} must be one of {', '.join(setting.choices)}, not {value!r}")
-    if setting.choices is None and not (value.isdigit() and int(value) < 100):
+    if setting.choices is None and not (value.isascii() and value.isdigit() and int(value) < 100):
         raise BadInput(f"{key} takes a whole number from 0 to 99, not {value!r}")
-    return str(int(value)) if value.isdigit() else value
+    return str(int(value)) if value.isascii() and value.isdigit() else value
 
 
 def parse_rules(text: str) -> list[str]:

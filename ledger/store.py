@@ -13,6 +13,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import sqlite3
 from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import Callable, Iterator, Mapping, Optional, Sequence
@@ -92,7 +93,8 @@ class Store:
 
     # -- schema ---------------------------------------------------------
     def _check_schema(self, create: bool) -> None:
-        revision = self.schema_revision()
+        tables = self.refuse_foreign()
+        revision = self.schema_revision() if "alembic_version" in tables else None
         if revision is None and create:
             self.upgrade()
         elif revision is None:
@@ -106,6 +108,27 @@ class Store:
                 f"uses {SCHEMA_REVISION}: run `tally db upgrade` (or upgrade tally if the "
                 "database is newer)"
             )
+
+    def refuse_foreign(self) -> set[str]:
+        """The database's tables, or a refusal if it holds something other than a
+        tally ledger: tally never installs its tables beside another application's.
+        An empty database (a new or empty file) is fine: tally makes it a ledger."""
+        if self.engine.dialect.name == "sqlite":
+            try:  # read before the engine's first connection switches the file to WAL
+                tables = _sqlite_tables(self.engine.url.database)
+            except sqlite3.Error as exc:
+                raise StoreError(_driver_message(self.url, exc)) from None
+        else:
+            with self._connect() as conn:
+                tables = set(sa.inspect(conn).get_table_names())
+        if not tables or {"events", "alembic_version"} <= tables:
+            return tables
+        kind = {"sqlite": "SQLite", "postgresql": "PostgreSQL"}.get(self.engine.dialect.name, "")
+        shown = sorted(tables)
+        listed = ", ".join(shown[:6]) + (f" and {len(shown) - 6} more" if len(shown) > 6 else "")
+        own = "file" if self.engine.dialect.name == "sqlite" else "database"
+        raise StoreError(f"{describe(self.url)} is a {kind} database that is not a tally ledger "
+                         f"(it has tables {listed}): give tally its own {own}")
 
     def schema_revision(self) -> Optional[str]:
         with self._connect() as conn:
@@ -153,6 +176,10 @@ class Store:
             raise StoreError(f"this database role may not do that on {describe(self.url)} ({detail}): "
                              "a role made by `tally db grant-reader` only reads the ledger; "
                              "record as the referee's role") from None
+        except (sa.exc.DatabaseError, self.engine.dialect.dbapi.DatabaseError) as exc:
+            if not _not_a_database(exc):
+                raise
+            raise StoreError(_driver_message(self.url, exc)) from None
 
     @contextmanager
     def _connect(self, write: bool = False) -> Iterator[Connection]:
@@ -682,7 +709,45 @@ def _configure_sqlite(engine: Engine) -> None:
         conn.connection.driver_connection.execute("BEGIN IMMEDIATE" if write else "BEGIN")
 
 
+def _sqlite_tables(path: str) -> set[str]:
+    """The tables of a SQLite file, read-only and without changing it; none for a
+    file not yet there. A folder, a device or a pipe is refused."""
+    if not Path(path).exists():
+        return set()
+    if Path(path).is_dir():
+        raise StoreError(f"{path} is a folder, not a ledger file: point --db at a file (a new one is created)")
+    if not Path(path).is_file():
+        raise StoreError(f"{path} is not a regular file (a device or a pipe?): point --db at a ledger file")
+    # A damaged file whose header says WAL leaves fresh -wal and -shm files behind: not ours to keep.
+    fresh = [p for p in (Path(f"{path}-wal"), Path(f"{path}-shm")) if not p.exists()]
+    conn = sqlite3.connect(f"{Path(path).resolve().as_uri()}?mode=ro", uri=True, timeout=60)
+    try:
+        return {name for (name,) in conn.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\'")}
+    except sqlite3.Error:
+        conn.close()
+        for sidecar in fresh:
+            sidecar.unlink(missing_ok=True)
+        raise
+    finally:
+        conn.close()
+
+
+# SQLite's words for a file that is not a database, or not one it can read.
+_NOT_A_DATABASE = ("file is not a database", "database disk image is malformed", "unsupported file format",
+                   "file is encrypted")
+
+
+def _not_a_database(exc: Exception) -> bool:
+    return any(words in str(getattr(exc, "orig", exc)) for words in _NOT_A_DATABASE)
+
+
 def _driver_message(url: str, exc: Exception) -> str:
-    detail = str(getattr(exc, "orig", exc)).strip().splitlines()[0] if str(exc).strip() else ""
+    detail = (str(getattr(exc, "orig", exc)).strip().splitlines() or [""])[0]
+    if url.startswith("sqlite:///"):
+        path = Path(url[len("sqlite:///"):])
+        if _not_a_database(exc):
+            return (f"{path} is not a SQLite database, or is damaged ({detail}): point --db at a tally "
+                    "ledger, or at a new file to start one")
     return (f"cannot use the database {describe(url)}: {detail}. "
             "Check the path or URL and that the server is running")

@@ -68,7 +68,9 @@ def import_file(store: Store, path: str, *, snapshots: bool = True, workers: Opt
         handle = open(path, "rb")
         size = os.fstat(handle.fileno()).st_size
     except OSError as exc:
-        raise BadInput(f"cannot read {path}: {exc.strerror}") from None
+        raise BadInput(f"cannot read {path!r}: {exc.strerror}") from None
+    except ValueError:  # a path with a NUL in it
+        raise BadInput(f"cannot read {path!r}: not a file name") from None
     workers = workers if workers is not None else (os.cpu_count() or 1) if size >= _PARALLEL_FROM else 0
     result = ImportResult()
     with handle, _checked_lines(handle, workers) as rows, store.transaction() as tx:

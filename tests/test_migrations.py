@@ -56,7 +56,7 @@ def test_a_database_that_is_not_a_ledger_is_refused_for_reading(tmp_path):
     with engine.begin() as conn:
         conn.execute(sa.text("CREATE TABLE notes (x int)"))
     engine.dispose()
-    with pytest.raises(StoreError, match="holds no tally ledger"):
+    with pytest.raises(StoreError, match=r"is a SQLite database that is not a tally ledger \(it has tables notes\)"):
         Store(f"sqlite:///{path}", create=False)
 
 

@@ -3,12 +3,11 @@ inside the write transaction, and one way to append its decision."""
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, replace
 from functools import cached_property
 from typing import Callable, Optional, Sequence, TypeVar
 
-from ledger import replay
+from ledger import replay, text
 from ledger.commands.late import LATE_FACT
 from ledger.envelope import Envelope, NewEvent
 from ledger.errors import BadInput, NotFound, RuleRefused
@@ -166,17 +165,14 @@ def query(store: Store, name: Optional[str], read: Callable[[Context], T], point
         return read(load(tx, name, point=point))
 
 
-_TEXT = re.compile(r"[^\x00-\x1f\x7f]+")
+def clean_text(value: str, what: str, limit: int = text.REASON_LIMIT) -> str:
+    """One line of free text (a reason, a label): see ledger/text.py."""
+    return text.check_text(value, what, limit)
 
 
-def clean_text(value: str, what: str, limit: int = 500) -> str:
-    """One line of free text (a reason, a label), or a refusal."""
-    value = value.strip()
-    if not value:
-        raise BadInput(f"{what} cannot be empty")
-    if len(value) > limit or not _TEXT.fullmatch(value):
-        raise BadInput(f"{what} must be one line of at most {limit} characters")
-    return value
+def clean_name(value: str, what: str) -> str:
+    """A name (a player, character, faction, stronghold…): see ledger/text.py."""
+    return text.check_name(value, what)
 
 
 def character_stream(name: str) -> str:

@@ -10,7 +10,7 @@ from ledger.envelope import NewEvent
 from ledger.errors import BadInput, RuleRefused
 from ledger.events.calendar import CalendarAdvanced
 
-SPAN = re.compile(r"(\d{1,5})\s*([dwy])")
+SPAN = re.compile(r"(\d+)\s*([dwy])")
 
 
 def span_days(text: str, year_days: int) -> int:
@@ -18,7 +18,8 @@ def span_days(text: str, year_days: int) -> int:
     match = SPAN.fullmatch(text.strip().lower())
     if not match:
         raise BadInput(f"cannot read {text!r} as a span: write 3d, 2w or 1y")
-    count, unit = int(match.group(1)), match.group(2)
+    digits, unit = match.group(1).lstrip("0") or "0", match.group(2)
+    count = int(digits) if len(digits) <= 20 else 10 ** 20  # past any calendar's last day: refused by range
     return count * {"d": 1, "w": 7, "y": year_days}[unit]
 
 
@@ -32,6 +33,7 @@ def advance(store, campaign, span: str, *, why: str, actor: str):
         if ctx.session is not None:
             raise RuleRefused(f"session {ctx.session.number} is open: its close sets the date it ends on")
         start = ctx.today
+        ctx.campaign.calendar.check_day(start + days, f"{span.strip()} after {ctx.campaign.calendar.format(start)}")
         return [NewEvent("calendar", CalendarAdvanced(from_day=start, to_day=start + days, days=days, why=why),
                          game_time=start + days)]
 

@@ -13,6 +13,7 @@ from ledger.errors import BadInput, RuleRefused
 from ledger.events.campaign import CampaignCreated, SettingChanged
 from ledger.settings import check, parse_rules
 from ledger.store import Store
+from ledger.text import CAMPAIGN_LIMIT, check_text
 
 NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9 _'.-]{0,63}")
 
@@ -20,7 +21,7 @@ NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9 _'.-]{0,63}")
 def create(store: Store, name: str, *, rules: str, calendar: str, start: str,
            actor: str) -> list[Envelope]:
     """Record ``campaign.created`` and open the first dice epoch."""
-    name = name.strip()
+    name = check_text(name, "a campaign's name", CAMPAIGN_LIMIT)
     if not NAME.fullmatch(name):
         raise BadInput(
             "a campaign name is 1-64 letters, digits, spaces or _ ' . - and starts with a letter or digit"

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from typing import Optional, Sequence
 
-from ledger.commands.base import Context, clean_text, find_character, query, record
+from ledger.commands.base import Context, clean_name, clean_text, find_character, query, record
 from ledger.commands.batch import Batch
 from ledger.commands.economy import Plan, acting, check_rank_up, check_wager
 from ledger.envelope import Envelope, NewEvent
 from ledger.errors import BadInput, NotFound, RuleRefused
 from ledger.events.coeac import ReputationChanged, StrongholdAttempted, StrongholdFounded
 from ledger.rules import coeac
+from ledger.text import LABEL_LIMIT
 from projections.names import key
 
 
@@ -19,7 +20,7 @@ def stronghold_stream(name: str) -> str:
 
 
 def found(store, campaign, name: str, *, owner: str, actor: str) -> Envelope:
-    name = clean_text(name, "a stronghold's name", 80)
+    name = clean_name(name, "a stronghold's name")
 
     def decide(ctx: Context) -> list[NewEvent]:
         ctx.require("coeac")
@@ -40,7 +41,7 @@ def plan_improvement(ctx: Context, name: str, wager: int, by: str, tags: Sequenc
     if stronghold.owner != "company" and key(stronghold.owner) != key(character.name):
         raise RuleRefused(f"{stronghold.name} belongs to {stronghold.owner}, not {character.name}")
     check_rank_up(ctx, stronghold.name, stronghold.rating, coeac.MAX_STRONGHOLD, stronghold.periods, "004 l.186")
-    chosen = [clean_text(t, "a tag", 80) for t in tags if t.strip()]
+    chosen = [clean_text(t, "a tag", LABEL_LIMIT) for t in tags if t.strip()]
     if len(chosen) != 2:
         raise BadInput("name the two tags the new rank adds: --tags Economy,Fortifications (004 l.177)")
     check_wager(character, wager)
@@ -72,7 +73,7 @@ def improve(store, campaign, name: str, *, wager: int, by: str, tags: Sequence[s
 
 
 def change_reputation(store, campaign, faction: str, delta: int, *, why: str, actor: str) -> Envelope:
-    faction = clean_text(faction, "a faction's name", 80)
+    faction = clean_name(faction, "a faction's name")
     why = clean_text(why, "--why")
 
     def decide(ctx: Context) -> list[NewEvent]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Optional
 
-from ledger.commands.base import Context, character_stream, clean_text, find_character, record
+from ledger.commands.base import Context, character_stream, clean_name, clean_text, find_character, record
 from ledger.envelope import NewEvent
 from ledger.errors import BadInput, NotFound, RuleRefused
 from ledger.events.downtime import DowntimeActed, ProjectStarted, ProjectTicked
@@ -16,7 +16,7 @@ MAX_TICKS = 20
 
 
 def start_project(store, campaign, name: str, *, ticks: int, owner: str, actor: str):
-    name = clean_text(name, "a project's name", 80)
+    name = clean_name(name, "a project's name")
 
     def decide(ctx: Context) -> list[NewEvent]:
         character = find_character(ctx, owner)

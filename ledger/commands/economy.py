@@ -21,6 +21,7 @@ from ledger.errors import BadInput, NotFound, RuleRefused
 from ledger.events.coeac import ItemBought, ItemSold, WealthAttempted
 from ledger.events.stable import CashChanged, TreasureDivided, TreasureFound
 from ledger.rules import coeac
+from ledger.text import LABEL_LIMIT
 from projections.names import key
 from projections.stable import Character
 
@@ -252,7 +253,7 @@ def plan_purchase(ctx: Context, name: str, cost: int, wager: int, scarce: bool) 
 
 def buy(store, campaign, name: str, item: str, *, cost: int, wager: int, actor: str, scarce: bool = False,
         hand: Optional[Sequence[int]] = None, dry_run: bool = False):
-    item = clean_text(item, "the item", 120)
+    item = clean_text(item, "the item", LABEL_LIMIT)
     if dry_run:
         return query(store, campaign, lambda ctx: plan_purchase(ctx, name, cost, wager, scarce))
 
@@ -277,7 +278,7 @@ def buy(store, campaign, name: str, item: str, *, cost: int, wager: int, actor: 
 
 def sell(store, campaign, name: str, item: str, *, cost: int, actor: str,
          hand: Optional[Sequence[int]] = None) -> list[Envelope]:
-    item = clean_text(item, "the item", 120)
+    item = clean_text(item, "the item", LABEL_LIMIT)
 
     def decide(ctx: Context) -> list[NewEvent]:
         character = acting(ctx, name)

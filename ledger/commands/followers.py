@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Optional
 
-from ledger.commands.base import Context, character_stream, clean_text, find_character, record
+from ledger.commands.base import Context, character_stream, clean_name, clean_text, find_character, record
 from ledger.envelope import Envelope, NewEvent
 from ledger.errors import NotFound, RuleRefused
 from ledger.events.coeac import FollowerGained, FollowerLost
@@ -17,7 +17,7 @@ RECRUITING_DAYS = 7  # l.615: "it takes a week to recruit any new Followers"
 
 def gain(store, campaign, character: str, name: str, *, feat: bool, actor: str,
          refills: Optional[str] = None) -> Envelope:
-    name = clean_text(name, "a Follower's name", 80)
+    name = clean_name(name, "a Follower's name")
 
     def decide(ctx: Context) -> list[NewEvent]:
         ctx.require("coeac")

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Optional, Sequence
 
-from ledger.commands.base import Context, character_stream, clean_text, find_character, record
+from ledger.commands.base import Context, character_stream, clean_name, clean_text, find_character, record
 from ledger.commands.batch import Batch
 from ledger.envelope import NewEvent
 from ledger.errors import BadInput, RuleRefused
@@ -14,6 +14,7 @@ from ledger.events.gods import (
     RepentanceMade, SacrificeMade, WarningGiven,
 )
 from ledger.rules import gods
+from ledger.text import LABEL_LIMIT
 from projections.divine import Standing
 
 
@@ -28,7 +29,7 @@ def worshipper(ctx: Context, name: str) -> tuple[str, Standing]:
 
 def adopt(store, campaign, name: str, god: str, *, power: int, alignment: str, actor: str,
           flatterable: bool = False, sacrifice: str = "unspecified"):
-    god = clean_text(god, "the god's name", 80)
+    god = clean_name(god, "the god's name")
 
     def decide(ctx: Context) -> list[NewEvent]:
         ctx.require("gods")
@@ -40,7 +41,7 @@ def adopt(store, campaign, name: str, god: str, *, power: int, alignment: str, a
             raise BadInput("a god's power rating is 1 to 10 (001 l.749)")
         return [NewEvent(character_stream(character.name), GodAdopted(
             character=character.name, god=god, power=power, alignment=clean_text(alignment, "--alignment", 20),
-            flatterable=flatterable, sacrifice=clean_text(sacrifice, "--sacrifice", 200)), game_time=ctx.today)]
+            flatterable=flatterable, sacrifice=clean_text(sacrifice, "--sacrifice", LABEL_LIMIT)), game_time=ctx.today)]
 
     return record(store, campaign, actor, decide)
 

@@ -153,7 +153,7 @@ def _end(ctx: Context, session, game_date: Optional[str], days: Optional[int]) -
     if days is not None:
         if days < 0:
             raise BadInput("--days cannot be negative")
-        return session.start + days
+        return ctx.campaign.calendar.check_day(session.start + days, f"--days {days} after the session's start")
     end = ctx.campaign.calendar.parse_or_day(game_date) if game_date else max(ctx.today, session.start)
     if end < session.start:
         raise BadInput(f"the session cannot end before it began ({ctx.campaign.calendar.format(session.start)})")

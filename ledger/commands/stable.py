@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Optional, Sequence
 
-from ledger.commands.base import Context, character_stream, clean_text, find_character, player_stream, record
+from ledger.commands.base import Context, character_stream, clean_name, find_character, player_stream, record
 from ledger.commands.batch import Batch
 from ledger.commands.skirmish import starting_luck
 from ledger.commands.wolves import outfit_into
@@ -21,7 +21,7 @@ RESERVED = {"company"}  # a stronghold's owner may be the Company
 
 
 def add_player(store: Store, campaign: Optional[str], name: str, *, actor: str) -> Envelope:
-    name = clean_text(name, "a player's name", 64)
+    name = clean_name(name, "a player's name")
 
     def decide(ctx: Context) -> list[NewEvent]:
         if ctx.world.stable.player(name):
@@ -37,7 +37,7 @@ def add_player(store: Store, campaign: Optional[str], name: str, *, actor: str) 
 def _ratings(ctx: Context, given: dict[str, int], canonical, names: Sequence[str], what: str) -> dict[str, int]:
     out = {}
     for name, rating in given.items():
-        proper = canonical(name) if ctx.campaign.runs("coeac") else name.strip()
+        proper = canonical(name) if ctx.campaign.runs("coeac") else clean_name(name, f"a {what}'s name")
         if not proper:
             raise BadInput(f"unknown {what} {name!r}: choose from {', '.join(names)}")
         if rating < 0:
@@ -52,7 +52,7 @@ def new_character(store: Store, campaign: Optional[str], name: str, *, player: s
                   opening: Optional[dict[str, int]] = None,
                   retirement_skills: Optional[Sequence[str]] = None,
                   spend: Optional[dict[str, int]] = None, hand: Optional[Sequence[int]] = None) -> list[Envelope]:
-    name = clean_text(name, "a character's name", 64)
+    name = clean_name(name, "a character's name")
 
     def decide(ctx: Context) -> list[NewEvent]:
         if not key(name) or key(name) in RESERVED:
@@ -66,7 +66,7 @@ def new_character(store: Store, campaign: Optional[str], name: str, *, player: s
         klass = None
         if char_class:
             klass = next((c for c in coeac.CLASSES if c.lower() == char_class.lower()), None) \
-                if coeac_rules else char_class.strip()
+                if coeac_rules else clean_name(char_class, "--class")
             if not klass:
                 raise BadInput(f"unknown class {char_class!r}: choose from {', '.join(coeac.CLASSES)}")
         if coeac_rules and max_hp is None:
@@ -145,7 +145,7 @@ def retire(store: Store, campaign: Optional[str], name: str, *, actor: str,
                 raise RuleRefused(f"{character.name} is activated for session {session.number} and cannot retire in it")
         skill_points, wealth_ranks = coeac.retirement_legacy(character.boons, character.wealth)
         batch = Batch(ctx, hand)
-        faction = clean_text(rep_faction, "--rep-faction", 80) if rep_faction else None
+        faction = clean_name(rep_faction, "--rep-faction") if rep_faction else None
         batch.add(character_stream(character.name), CharacterRetired(
             name=character.name, player=character.player, boons=character.boons, wealth=character.wealth,
             skill_points=skill_points, wealth_ranks=wealth_ranks, rep_faction=faction))

@@ -9,6 +9,7 @@ from ledger.envelope import Envelope, NewEvent
 from ledger.errors import NotFound, RuleRefused
 from ledger.events.campaign import EventVoided
 from ledger.store import Store
+from projections import world as world_model
 from projections.timeline import VOID, voided_positions
 
 # The audit and the campaign itself rest on these; withdrawing one would
@@ -35,9 +36,29 @@ def void(store: Store, campaign: Optional[str], position: int, *, why: str,
             )
         if target.type in UNVOIDABLE:
             raise RuleRefused(f"event {position} is {UNVOIDABLE[target.type]}, which cannot be voided")
-        if position in voided_positions(ctx.events(types=[VOID])):
+        withdrawn = voided_positions(ctx.events(types=[VOID]))
+        if position in withdrawn:
             raise RuleRefused(f"event {position} is already voided")
+        resting = _resting_on(ctx, withdrawn | {position})
+        if resting is not None:
+            raise RuleRefused(f"event {position} ({target.type}) cannot be voided: event {resting.position} "
+                              f"({resting.type}) rests on it; void that one first")
         event = EventVoided(target=position, target_type=target.type, reason=reason, ruled_by=actor)
         return [NewEvent(target.stream, event, game_time=ctx.today, cause=position)]
 
     return record(store, campaign, actor, decide)[0]
+
+
+def _resting_on(ctx: Context, withdrawn: set[int]) -> Optional[Envelope]:
+    """The first fact the campaign can no longer be folded through once
+    ``withdrawn`` are gone (a character whose player is voided, say), or None.
+    A void that left such a fact would make every later command fail."""
+    world = world_model.EMPTY
+    for e in ctx.tx.read(ctx.name, upto=ctx.upto, fold_order=True):
+        if e.type == VOID or e.position in withdrawn:
+            continue
+        try:
+            world = world_model.apply(world, e)
+        except (LookupError, TypeError, ValueError, AttributeError):
+            return e
+    return None

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Optional
 
-from ledger.commands.base import Context, character_stream, clean_text, find_character, record
+from ledger.commands.base import Context, character_stream, clean_name, clean_text, find_character, record
 from ledger.commands.batch import Batch
 from ledger.envelope import NewEvent
 from ledger.errors import BadInput, NotFound, RuleRefused
@@ -14,6 +14,7 @@ from ledger.events.wolves import (
     ShipAcquired, SilverChanged, WagesPaid,
 )
 from ledger.rules import wolves as rules
+from ledger.text import LABEL_LIMIT
 from projections.names import key
 
 
@@ -25,6 +26,7 @@ def outfit_into(batch: Batch, character: str, spend: dict[str, int]) -> None:
     _, _, hp = batch.roll(rules.HIT_DIE, character=character, why="Hit Die: HP")
     _, _, languages = batch.roll(rules.LANGUAGES, character=character, why="languages known")
     _, _, silver = batch.roll(rules.HACKSILVER, character=character, why="hacksilver to spend on equipment")
+    spend = {clean_text(item, "a --spend item", LABEL_LIMIT): cost for item, cost in spend.items()}
     for item, cost in spend.items():
         if cost < 0:
             raise BadInput(f"{item} cannot cost less than nothing")
@@ -62,7 +64,7 @@ def change_silver(store, campaign, name: str, delta: int, *, why: str, actor: st
 
 
 def companion_joins(store, campaign, name: str, companion: str, *, actor: str):
-    companion = clean_text(companion, "the companion's name", 80)
+    companion = clean_name(companion, "the companion's name")
 
     def decide(ctx: Context) -> list[NewEvent]:
         character, r = raider(ctx, name)
@@ -96,7 +98,7 @@ def hire(store, campaign, name: str, kind: str, *, actor: str, hireling: Optiona
         proper = rules.hireling_type(kind)
         if proper is None:
             raise BadInput(f"unknown hireling {kind!r}: choose from {', '.join(rules.WAGES)}")
-        label = clean_text(hireling, "--name", 80) if hireling else \
+        label = clean_name(hireling, "--name") if hireling else \
             f"{proper} {sum(1 for h in r.hirelings.values() if h['kind'] == proper) + 1}"
         if label in r.hirelings:
             raise RuleRefused(f"{character} already hired someone named {label!r}: give --name")
@@ -151,7 +153,7 @@ def make_boast(store, campaign, name: str, boast: str, *, reward: str, actor: st
             raise BadInput("--reward is hd (a Hit Die) or ab (+1 Attack Bonus)")
         if complications < 0 or (complications and not raised_by):
             raise BadInput("complications come from a rival who raises the stakes: give --raised-by NAME")
-        rival = clean_text(raised_by, "--raised-by", 80) if raised_by else None
+        rival = clean_name(raised_by, "--raised-by") if raised_by else None
         return [NewEvent(character_stream(character), BoastMade(
             character=character, boast=boast, reward=field_name, bonus=1 + complications, raised_by=rival,
             complications=complications), game_time=ctx.today)]
@@ -175,7 +177,7 @@ def resolve_boast(store, campaign, name: str, outcome: str, *, actor: str):
 
 def add_ship(store, campaign, name: str, *, kind: str, actor: str, rowers: int = 0, food_days: int = 0,
              how: str = "taken"):
-    name = clean_text(name, "the ship's name", 80)
+    name = clean_name(name, "the ship's name")
 
     def decide(ctx: Context) -> list[NewEvent]:
         ctx.require("wolves")
@@ -188,6 +190,6 @@ def add_ship(store, campaign, name: str, *, kind: str, actor: str, rowers: int =
             raise RuleRefused(f"the band already has a ship named {name!r}")
         return [NewEvent(f"ship:{key(name)}", ShipAcquired(
             name=name, kind=proper, value=rules.SHIP_VALUES[proper], rowers=rowers, food_days=food_days,
-            how=clean_text(how, "--how", 200)), game_time=ctx.today)]
+            how=clean_text(how, "--how", LABEL_LIMIT)), game_time=ctx.today)]
 
     return record(store, campaign, actor, decide)
