@@ -10,7 +10,7 @@ from typing import Optional
 
 import typer
 
-from ledger.errors import TallyError
+from ledger.errors import BadInput, TallyError
 from ledger.store import Store, resolve_url
 
 
@@ -19,6 +19,7 @@ class Options:
     db: Optional[str] = None
     campaign: Optional[str] = None
     actor: Optional[str] = None
+    game_date: Optional[str] = None  # the global --game-date, given before the command
     _stores: dict = field(default_factory=dict)
 
     def store(self, create: bool = False) -> Store:
@@ -36,6 +37,13 @@ class Options:
             return getpass.getuser()
         except Exception:
             return "referee"
+
+    def late(self, game_date: Optional[str], ruling: Optional[str]) -> dict[str, Optional[str]]:
+        """What a recording command passes on: --game-date given before the
+        command or at its end (not both), and --ruling."""
+        if game_date is not None and self.game_date is not None and game_date != self.game_date:
+            raise BadInput(f"--game-date given twice ({self.game_date} and {game_date}): give it once")
+        return {"game_date": game_date or self.game_date, "ruling": ruling}
 
     def close(self) -> None:
         for store in self._stores.values():

@@ -129,8 +129,7 @@ def generate(out, *, events: int, players: int = 40, years: int = 3, seed: int =
         for name in party:
             if cast[name]["god"] and rng.random() < 0.3:
                 cast[name]["black"] += 1
-                w.emit(cast[name]["stream"], g.BlackMarkGiven(character=name, why="out of alignment",
-                                                              black_after=cast[name]["black"]), day, session)
+                w.emit(cast[name]["stream"], g.BlackMarkGiven(character=name, why="out of alignment"), day, session)
         horde = rng.choice([10, 20, 40])
         w.emit(f"session:{session}", s.TreasureFound(cash=horde, source="a horde"), day, session)
         shares = {n: horde // len(party) for n in party}
@@ -145,7 +144,7 @@ def generate(out, *, events: int, players: int = 40, years: int = 3, seed: int =
             roll, got = epochs.roll(f"{wager}d6s4", day, session, wager_to, "Wealth")
             won = got >= 2 * rank
             w.emit(cast[wager_to]["stream"], co.WealthAttempted(
-                character=wager_to, rank_from=rank - 1, rank_to=rank, ob=2 * rank, wager=wager, successes=got,
+                character=wager_to, rank_from=rank - 1, ob=2 * rank, wager=wager, successes=got,
                 succeeded=won, period=f"session {session}"), day, session, roll)
             cast[wager_to]["cash"] -= wager
             cast[wager_to]["wealth"] += won

@@ -87,7 +87,7 @@ def _retired(state: Stable, p: dict) -> Stable:
 def _wealth_attempted(state: Stable, p: dict) -> Stable:
     c = state.characters[key(p["character"])]
     return _char(state, p["character"], cash=c.cash - p["wager"],
-                 wealth=p["rank_to"] if p["succeeded"] else c.wealth,
+                 wealth=c.wealth + 1 if p["succeeded"] else c.wealth,
                  wealth_periods=c.wealth_periods | {p["period"]})
 
 

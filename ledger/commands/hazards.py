@@ -52,11 +52,12 @@ def down_and_out(batch: Batch, character: Character, why: str = "Down and Out") 
 
 
 def roll_down_and_out(store: Store, campaign: Optional[str], name: str, *, actor: str,
-                      hand: Optional[Sequence[int]] = None) -> list[Envelope]:
+                      hand: Optional[Sequence[int]] = None,
+                      game_date: Optional[str] = None, ruling: Optional[str] = None) -> list[Envelope]:
     def decide(ctx: Context) -> list[NewEvent]:
         ctx.require("coeac")
         batch = Batch(ctx, hand)
         down_and_out(batch, find_character(ctx, name))
         return batch.done()
 
-    return record(store, campaign, actor, decide)
+    return record(store, campaign, actor, decide, game_date=game_date, ruling=ruling)
