@@ -48,8 +48,8 @@ _LINES: dict[str, Callable[[dict], str]] = {
     "item.sold": lambda p: f"{p['character']} sells {p['item']} for {p['cash_gained']} Cash",
     "down_and_out.rolled": lambda p: f"{p['character']} Down and Out {p['total']}: {p['result'].replace('_', ' ')}",
     "hp.max_changed": lambda p: f"{p['character']} max HP {p['delta']:+d}",
-    "save.lost": lambda p: f"{p['character']} {p['save']} {p['before']} -> {p['after']}",
-    "skill.reduced": lambda p: f"{p['character']} {p['skill']} {p['before']} -> {p['after']}",
+    "save.lost": lambda p: f"{p['character']} {p['save']} -1 (was {p['before']})",
+    "skill.reduced": lambda p: f"{p['character']} {p['skill']} -1 (was {p['before']})",
     "gear.broken": lambda p: f"{p['character']}: {p['items']} items break ({p['note']})",
     "stronghold.founded": lambda p: f"stronghold {p['name']} founded, owned by {p['owner']}",
     "stronghold.attempted": lambda p: f"{p['name']} {p['rank_from']} -> {p['rank_from'] + 1}, Ob {p['ob']}, "

@@ -113,6 +113,10 @@ def test_a_ruling_without_anything_broken_is_refused(coeac):
     ("luck.changed", {"character": "A", "delta": -1, "reason": "spent", "cap": 3, "after": 0, "mode": "reroll",
                       "roll": None},
      {"character": "A", "delta": -1, "reason": "spent", "cap": 3, "mode": "reroll", "roll": None}),
+    ("save.lost", {"character": "A", "save": "Vigor", "before": 1, "after": 0},
+     {"character": "A", "save": "Vigor", "before": 1}),
+    ("skill.reduced", {"character": "A", "skill": "Stealth", "before": 0, "after": 0},
+     {"character": "A", "skill": "Stealth", "before": 0}),
 ])
 def test_a_v1_payload_that_stored_a_result_is_upcast_to_the_change(event_type, v1, v2):
     from ledger.events.registry import decode
@@ -140,3 +144,37 @@ def test_the_folds_compute_the_same_results_from_v1_payloads():
     s = skirmishers.apply(skirmishers.Skirmishers(), env("luck.changed", {
         "character": "A", "delta": 5, "reason": "start", "cap": 3, "after": 3}, 1))
     assert s.of("A").luck == 3
+
+
+def test_a_late_vow_while_a_later_one_is_open_is_refused(tally):
+    # seed 002: one open vow at a time.
+    tally.ok("campaign", "new", "X", "--rules", "xp", "--start", "1024-03-01")
+    tally.ok("player", "add", "Ann")
+    tally.ok("char", "new", "Vik", "--player", "Ann")
+    tally.ok("calendar", "advance", "1w")
+    tally.ok("vow", "swear", "Vik", "slay the wyrm")
+    (later,) = tally.ok("log", "--type", "vow.sworn", "--json").json
+    message = tally.refused("vow", "swear", "Vik", "find the ring", "--game-date", "1024-03-03").stderr
+    assert f"event {later['position']} (vow.sworn, 1024-03-08)" in message and "open vow" in message
+
+
+def test_a_void_accepted_by_a_ruling_records_the_ruling_with_it(coeac):
+    gained = coeac.ok("cash", "A", "+20", "--why", "a purse", "--game-date", "1024-03-02", "--json").json
+    coeac.ok("cash", "A", "-45", "--why", "a horse")
+    coeac.ok("void", str(gained[0]["position"]), "--why", "never happened", "--ruling", "the horse was on credit")
+    assert sheet(coeac, "A")["cash"] == -15  # the referee's ruling stands; the ledger says so
+    (ruling,) = coeac.ok("log", "--type", "ledger.ruling", "--json").json
+    assert ruling["payload"]["ruling"] == "the horse was on credit" and "Cash would be -15" in ruling["payload"]["breaks"]
+    # A later fact is checked against the timeline as it now stands: the ruling's break is not charged to it.
+    coeac.ok("cash", "A", "+1", "--why", "found a coin", "--game-date", "1024-03-03")
+
+
+def test_game_date_works_at_either_end_inside_a_script(coeac, tmp_path):
+    script = tmp_path / "late.tally"
+    script.write_text("rep Guild -1 --why today\n"
+                      "rep Guild -1 --why late --game-date 1024-03-05\n"
+                      "--game-date 1024-03-06 rep Guild -1 --why later\n")
+    coeac.ok("script", str(script))
+    assert coeac.ok("rep", "show", "--json").json == {"Guild": -3}
+    days = sorted(e["game_time"] for e in coeac.ok("log", "--type", "reputation.changed", "--json").json)
+    assert days[1] - days[0] == 1  # the 5th and the 6th

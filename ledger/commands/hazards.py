@@ -33,14 +33,14 @@ def down_and_out(batch: Batch, character: Character, why: str = "Down and Out") 
         pick, _, face = batch.roll(f"1d{len(coeac.SAVES)}", character=name, why="Trauma: which Save")
         save = coeac.SAVES[face - 1]
         before = character.saves.get(save, 0)
-        batch.add(stream, SaveLost(character=name, save=save, before=before, after=max(0, before - 1)), cause=pick)
+        batch.add(stream, SaveLost(character=name, save=save, before=before), cause=pick)
     elif result == "skills_lost":
         remaining = list(coeac.SKILLS)
         for _ in range(2):  # two different Skills
             pick, _, face = batch.roll(f"1d{len(remaining)}", character=name, why="Impairment: which Skill")
             skill = remaining.pop(face - 1)
             before = character.skills.get(skill, 0)
-            batch.add(stream, SkillReduced(character=name, skill=skill, before=before, after=max(0, before - 1)),
+            batch.add(stream, SkillReduced(character=name, skill=skill, before=before),
                       cause=pick)
     elif result == "gear_broken":
         batch.add(stream, GearBroken(character=name, items=3,

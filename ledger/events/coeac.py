@@ -78,20 +78,36 @@ class MaxHpChanged(EventModel):
 
 @register
 class SaveLost(EventModel):
+    """One point off a Save, never below 0: the fold computes the rating."""
+
     type: Literal["save.lost"] = "save.lost"
+    schema_version = 2
     character: str
     save: str
-    before: int
-    after: int
+    before: int  # the rating when it was decided
+
+
+@upcaster("save.lost", 1)
+def _save_v1(payload: dict) -> dict:
+    payload.pop("after", None)
+    return payload
 
 
 @register
 class SkillReduced(EventModel):
+    """One point off a Skill, never below 0: the fold computes the rating."""
+
     type: Literal["skill.reduced"] = "skill.reduced"
+    schema_version = 2
     character: str
     skill: str
-    before: int
-    after: int
+    before: int  # the rating when it was decided
+
+
+@upcaster("skill.reduced", 1)
+def _skill_v1(payload: dict) -> dict:
+    payload.pop("after", None)
+    return payload
 
 
 @register
