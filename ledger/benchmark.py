@@ -185,9 +185,12 @@ def _as_of(store, name: str, seed: int, queries: int, slow: int) -> dict:
 
 
 def _late_fact(store, name: str, seed: int, queries: int) -> dict:
-    """Median milliseconds to check a fact logged two to six sessions late
-    along the timeline to now (ledger/commands/timeline.py), nothing written:
-    a Cash gain, which breaks nothing, so the whole stretch is folded."""
+    """Median milliseconds to check a fact logged late along the timeline to
+    now (ledger/commands/timeline.py), nothing written: a Cash gain, which
+    breaks nothing, so the whole stretch after it is folded. It lands on the
+    day before that of the session two to six sessions back, so it precedes
+    at least those sessions (at a million events, a dozen sessions a day:
+    about one game day of the log)."""
     from ledger.commands.base import load
     from ledger.commands.timeline import first_break
     from ledger.envelope import NewEvent
@@ -201,7 +204,7 @@ def _late_fact(store, name: str, seed: int, queries: int) -> dict:
         if len(opened) < 7:
             return {}
         for _ in range(queries):
-            day = opened[-rng.randint(2, 6)]
+            day = opened[-rng.randint(2, 6)] - 1
             ctx = load(tx, name, "bench", game_date=f"day:{day}")
             late = [NewEvent("character:hero-1", CashChanged(character="Hero 1", delta=1, why="remembered late"),
                              game_time=day)]

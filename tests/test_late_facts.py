@@ -178,3 +178,12 @@ def test_game_date_works_at_either_end_inside_a_script(coeac, tmp_path):
     assert coeac.ok("rep", "show", "--json").json == {"Guild": -3}
     days = sorted(e["game_time"] for e in coeac.ok("log", "--type", "reputation.changed", "--json").json)
     assert days[1] - days[0] == 1  # the 5th and the 6th
+
+
+def test_voiding_a_character_that_later_facts_act_on_is_refused(coeac):
+    coeac.ok("char", "new", "Z", "--player", "Ann", "--max-hp", "4", "--game-date", "1024-03-03")
+    (created,) = [e for e in coeac.ok("log", "--type", "character.created", "--json").json if e["payload"]["name"] == "Z"]
+    coeac.ok("cash", "Z", "+2", "--why", "a find")
+    (found,) = [e for e in coeac.ok("log", "--type", "cash.changed", "--json").json]
+    message = coeac.refused("void", str(created["position"]), "--why", "never existed").stderr
+    assert f"event {found['position']} (cash.changed" in message and "would no longer exist" in message

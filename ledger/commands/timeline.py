@@ -54,10 +54,17 @@ def first_break(ctx, new_events: Sequence[NewEvent]) -> Optional[tuple[Envelope,
     if next(later, None) is None:  # nothing recorded on a later day: the command decided against it all
         return None
     later.close()
-    withdrawn = {v.payload["target"] for v in tx.read(name, types=[VOID], upto=ctx.upto)}
-    recorded = [e for e in tx.read(name, upto=ctx.upto, from_day=first[0], fold_order=True, payload_if=_read)
-                if e.type != VOID and e.position not in withdrawn]
-    base = replay.world_at(tx, name, Point(as_of=first[0] - 1), upto=ctx.upto)
+    # A fact for the day the command was decided on goes after every event of
+    # that day: the world the command loaded is where the fold starts. A void
+    # (or facts on other days) starts from the day before its earliest.
+    on_its_day = not voided and {e.game_time for e in facts} == {ctx.point.as_of}
+    from_day = first[0] + 1 if on_its_day else first[0]
+    stretch = list(tx.read(name, upto=ctx.upto, from_day=from_day, fold_order=True, payload_if=_read))
+    # Only a void recorded after the stretch's earliest event can withdraw one of its events.
+    earliest = min((e.position for e in stretch), default=ctx.upto)
+    withdrawn = {v.payload["target"] for v in tx.read(name, types=[VOID], after=earliest, upto=ctx.upto)}
+    recorded = [e for e in stretch if e.type != VOID and e.position not in withdrawn]
+    base = ctx.world if on_its_day else replay.world_at(tx, name, Point(as_of=first[0] - 1), upto=ctx.upto)
     baseline = _Baseline(base, recorded)
     world = base
     for e in heapq.merge(recorded, facts, key=lambda e: (e.game_time, e.position)):
@@ -65,7 +72,10 @@ def first_break(ctx, new_events: Sequence[NewEvent]) -> Optional[tuple[Envelope,
             continue
         checking = (e.game_time, e.position) >= first and _checked(e.type)
         problem = premises(world, e) if checking else None
-        world = world_model.apply(world, e)
+        try:
+            world = world_model.apply(world, e)
+        except (KeyError, AttributeError, TypeError):  # what it acts on would not be there
+            return e, "what it acts on would no longer exist"
         if checking and problem is None:
             problem = invariants(world, e)
         if problem is not None and not (e.position <= ctx.upto and baseline.broken_at(e)):
