@@ -8,12 +8,13 @@ import typer
 
 from cli.context import guarded, options
 from cli.economy import DRY_RUN, print_plan
-from cli.output import AS_OF, AS_RECORDED, AT_EVENT, JSON_OPTION, print_json, print_table
+from cli.output import AS_OF, AS_RECORDED, AT_EVENT, GAME_DATE, JSON_OPTION, RULING, print_json, print_table
 from cli.parsing import faces, names
 from cli.session import _print_events
 from ledger.commands import company as commands
 from ledger.commands.base import query
 from projections.timeline import Pin
+from projections.company import reputation_after
 from ledger.errors import BadInput
 
 stronghold_app = typer.Typer(help="Strongholds: found them, improve them.", no_args_is_help=True)
@@ -23,10 +24,12 @@ stronghold_app = typer.Typer(help="Strongholds: found them, improve them.", no_a
 @guarded
 def found(ctx: typer.Context, name: str = typer.Argument(..., help="The stronghold's name."),
           owner: str = typer.Option(..., "--owner", help="A character, or company."),
-          json: bool = JSON_OPTION) -> None:
+          json: bool = JSON_OPTION,
+          game_date: Optional[str] = GAME_DATE, ruling: Optional[str] = RULING) -> None:
     """Found a stronghold (rating 0 until its first improvement)."""
     opts = options(ctx)
-    _print_events([commands.found(opts.store(), opts.campaign, name, owner=owner, actor=opts.who())], json)
+    _print_events([commands.found(opts.store(), opts.campaign, name, owner=owner, actor=opts.who(),
+                                  **opts.late(game_date, ruling))], json)
 
 
 @stronghold_app.command("improve")
@@ -36,11 +39,12 @@ def improve(ctx: typer.Context, name: str = typer.Argument(..., help="The strong
             by: str = typer.Option(..., "--by", help="The character who pays."),
             tags: str = typer.Option(..., "--tags", help="The two tags a new rank adds, e.g. Economy,Garrison."),
             dice: Optional[str] = typer.Option(None, "--dice", help="Faces rolled by hand."),
-            dry_run: bool = DRY_RUN, json: bool = JSON_OPTION) -> None:
+            dry_run: bool = DRY_RUN, json: bool = JSON_OPTION,
+            game_date: Optional[str] = GAME_DATE, ruling: Optional[str] = RULING) -> None:
     """Try to raise a stronghold one rank: Ob 8+2r, once per session."""
     opts = options(ctx)
     result = commands.improve(opts.store(), opts.campaign, name, wager=wager, by=by, tags=names(tags),
-                              actor=opts.who(), hand=faces(dice), dry_run=dry_run)
+                              actor=opts.who(), **opts.late(game_date, ruling), hand=faces(dice), dry_run=dry_run)
     print_plan(result, json) if dry_run else _print_events(result, json)
 
 
@@ -50,7 +54,8 @@ def rep(ctx: typer.Context,
         delta: Optional[int] = typer.Argument(None, help="+N or -N."),
         why: Optional[str] = typer.Option(None, "--why", help="What the Company did."),
         at_event: Optional[int] = AT_EVENT, as_of: Optional[str] = AS_OF,
-        as_recorded: Optional[str] = AS_RECORDED, json: bool = JSON_OPTION) -> None:
+        as_recorded: Optional[str] = AS_RECORDED, json: bool = JSON_OPTION,
+        game_date: Optional[str] = GAME_DATE, ruling: Optional[str] = RULING) -> None:
     """Change the Company's Reputation with a Faction (clamped to ±6), or `rep show`."""
     opts = options(ctx)
     if faction == "show" and delta is None:
@@ -63,13 +68,15 @@ def rep(ctx: typer.Context,
         return
     if delta is None or why is None:
         raise BadInput("write `tally rep FACTION ±N --why TEXT`, or `tally rep show`")
-    changed = commands.change_reputation(opts.store(), opts.campaign, faction, delta, why=why, actor=opts.who())
+    changed = commands.change_reputation(opts.store(), opts.campaign, faction, delta, why=why, actor=opts.who(),
+                                         **opts.late(game_date, ruling))
     if json:
         print_json(changed.to_dict())
         return
     p = changed.payload
-    clamp = f" (clamped at the limit; asked {p['requested']:+d})" if p["clamped"] else ""
-    typer.echo(f"Reputation with {p['faction']}: {p['before']:+d} -> {p['after']:+d}{clamp}")
+    after = reputation_after(p)
+    clamp = f" (clamped at the limit; asked {p['requested']:+d})" if after != p["before"] + p["requested"] else ""
+    typer.echo(f"Reputation with {p['faction']}: {p['before']:+d} -> {after:+d}{clamp}")
 
 
 @guarded

@@ -12,7 +12,7 @@ from typing import Optional
 
 import typer
 
-from ledger.errors import TallyError
+from ledger.errors import BadInput, TallyError
 from ledger.store import Store, resolve_url
 from ledger.text import ACTOR_LIMIT, check_text
 
@@ -25,6 +25,7 @@ class Options:
     db: Optional[str] = None
     campaign: Optional[str] = None
     actor: Optional[str] = None
+    game_date: Optional[str] = None  # the global --game-date, given before the command
     _stores: dict = field(default_factory=dict)
     # `tally script`: its lines share one store, in one batch ended by this stack (see Store.batch).
     batch: Optional[ExitStack] = None
@@ -58,6 +59,13 @@ class Options:
         # The OS name is not the referee's to fix at the table: keep what is printable.
         user = "".join(c for c in unicodedata.normalize("NFC", user) if c.isprintable()).strip()[:ACTOR_LIMIT].strip()
         return user or "referee"
+
+    def late(self, game_date: Optional[str], ruling: Optional[str]) -> dict[str, Optional[str]]:
+        """What a recording command passes on: --game-date given before the
+        command or at its end (not both), and --ruling."""
+        if game_date is not None and self.game_date is not None and game_date != self.game_date:
+            raise BadInput(f"--game-date given twice ({self.game_date} and {game_date}): give it once")
+        return {"game_date": game_date or self.game_date, "ruling": ruling}
 
     def close(self) -> None:
         """After the command: print what the read path noted (an ignored

@@ -7,7 +7,7 @@ from typing import Optional
 import typer
 
 from cli.context import guarded, options
-from cli.output import AS_OF, AS_RECORDED, AT_EVENT, JSON_OPTION, print_json, print_table
+from cli.output import AS_OF, AS_RECORDED, AT_EVENT, GAME_DATE, JSON_OPTION, RULING, print_json, print_table
 from cli.session import _print_events
 from ledger.commands import downtime as commands
 from ledger.commands.base import query
@@ -64,10 +64,12 @@ def _also(row: dict) -> str:
 def act(ctx: typer.Context, name: str = typer.Argument(..., help="The character."),
         action: str = typer.Argument(..., help="What they do: research, carousing, Circles…"),
         project: Optional[str] = typer.Option(None, "--project", help="A project this action advances."),
-        json: bool = JSON_OPTION) -> None:
+        json: bool = JSON_OPTION,
+        game_date: Optional[str] = GAME_DATE, ruling: Optional[str] = RULING) -> None:
     """Spend one downtime action (one per in-game week in a haven)."""
     opts = options(ctx)
-    _print_events(commands.act(opts.store(), opts.campaign, name, action, project=project, actor=opts.who()), json)
+    _print_events(commands.act(opts.store(), opts.campaign, name, action, project=project, actor=opts.who(),
+                               **opts.late(game_date, ruling)), json)
 
 
 @project_app.command("start")
@@ -75,11 +77,12 @@ def act(ctx: typer.Context, name: str = typer.Argument(..., help="The character.
 def project_start(ctx: typer.Context, name: str = typer.Argument(..., help="The project."),
                   ticks: int = typer.Option(..., "--ticks", help="Ticks on its clock (2-4 modest, 4-8 serious)."),
                   owner: str = typer.Option(..., "--owner", help="Whose project."),
-                  json: bool = JSON_OPTION) -> None:
+                  json: bool = JSON_OPTION,
+                  game_date: Optional[str] = GAME_DATE, ruling: Optional[str] = RULING) -> None:
     """Start a project clock."""
     opts = options(ctx)
     _print_events(commands.start_project(opts.store(), opts.campaign, name, ticks=ticks, owner=owner,
-                                         actor=opts.who()), json)
+                                         actor=opts.who(), **opts.late(game_date, ruling)), json)
 
 
 @project_app.command("show")

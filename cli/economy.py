@@ -7,7 +7,7 @@ from typing import Optional
 import typer
 
 from cli.context import guarded, options
-from cli.output import JSON_OPTION, print_json
+from cli.output import GAME_DATE, JSON_OPTION, RULING, print_json
 from cli.parsing import faces, pairs
 from cli.session import _print_events
 from ledger.commands import economy as commands
@@ -30,10 +30,12 @@ def print_plan(plan, json: bool) -> None:
 @guarded
 def treasure_add(ctx: typer.Context, cash: int = typer.Argument(..., help="The horde's size in Cash dice."),
                  source: str = typer.Option(..., "--from", help="Where it was found."),
-                 json: bool = JSON_OPTION) -> None:
+                 json: bool = JSON_OPTION,
+                 game_date: Optional[str] = GAME_DATE, ruling: Optional[str] = RULING) -> None:
     """Record a horde found this session."""
     opts = options(ctx)
-    _print_events([commands.add_treasure(opts.store(), opts.campaign, cash, source=source, actor=opts.who())], json)
+    _print_events([commands.add_treasure(opts.store(), opts.campaign, cash, source=source, actor=opts.who(),
+                                         **opts.late(game_date, ruling))], json)
 
 
 @treasure_app.command("split")
@@ -42,20 +44,24 @@ def treasure_split(ctx: typer.Context,
                    shares: Optional[list[str]] = typer.Argument(
                        None, help="Shares as CHARACTER=N; none: equal shares (companions take half)."),
                    set_aside: Optional[list[str]] = typer.Option(None, "--set-aside", help="PLAYER=N held for an absent regular."),
-                   json: bool = JSON_OPTION) -> None:
+                   json: bool = JSON_OPTION,
+                   game_date: Optional[str] = GAME_DATE, ruling: Optional[str] = RULING) -> None:
     """Divide the session's treasure among the present characters."""
     opts = options(ctx)
     _print_events(commands.split_treasure(opts.store(), opts.campaign, pairs(shares or [], "split"),
-                                          set_aside=pairs(set_aside or [], "--set-aside"), actor=opts.who()), json)
+                                          set_aside=pairs(set_aside or [], "--set-aside"), actor=opts.who(),
+                                          **opts.late(game_date, ruling)), json)
 
 
 @guarded
 def cash(ctx: typer.Context, name: str = typer.Argument(..., help="The character."),
          delta: int = typer.Argument(..., help="Cash gained (+N) or spent (-N)."),
-         why: str = typer.Option(..., "--why", help="What for."), json: bool = JSON_OPTION) -> None:
+         why: str = typer.Option(..., "--why", help="What for."), json: bool = JSON_OPTION,
+         game_date: Optional[str] = GAME_DATE, ruling: Optional[str] = RULING) -> None:
     """Give or take Cash dice (jobs, rewards, costs)."""
     opts = options(ctx)
-    _print_events([commands.change_cash(opts.store(), opts.campaign, name, delta, why=why, actor=opts.who())], json)
+    _print_events([commands.change_cash(opts.store(), opts.campaign, name, delta, why=why, actor=opts.who(),
+                                        **opts.late(game_date, ruling))], json)
 
 
 @wealth_app.command("improve")
@@ -63,10 +69,12 @@ def cash(ctx: typer.Context, name: str = typer.Argument(..., help="The character
 def wealth_improve(ctx: typer.Context, name: str = typer.Argument(..., help="The character."),
                    wager: int = typer.Option(..., "--wager", help="Cash dice to wager (always lost)."),
                    dice: Optional[str] = typer.Option(None, "--dice", help="Faces rolled by hand."),
-                   dry_run: bool = DRY_RUN, json: bool = JSON_OPTION) -> None:
+                   dry_run: bool = DRY_RUN, json: bool = JSON_OPTION,
+                   game_date: Optional[str] = GAME_DATE, ruling: Optional[str] = RULING) -> None:
     """Try to raise Wealth one rank: Ob 2r, wagered Cash only, once per session."""
     opts = options(ctx)
     result = commands.improve_wealth(opts.store(), opts.campaign, name, wager=wager, actor=opts.who(),
+                                     **opts.late(game_date, ruling),
                                      hand=faces(dice), dry_run=dry_run)
     print_plan(result, json) if dry_run else _print_events(result, json)
 
@@ -78,11 +86,12 @@ def buy(ctx: typer.Context, name: str = typer.Argument(..., help="The buyer."),
         wager: int = typer.Option(0, "--wager", help="Cash dice to wager (always lost)."),
         scarce: bool = typer.Option(False, "--scarce", help="Scarcity: Cost +1 (004 l.604)."),
         dice: Optional[str] = typer.Option(None, "--dice", help="Faces rolled by hand."),
-        dry_run: bool = DRY_RUN, json: bool = JSON_OPTION) -> None:
+        dry_run: bool = DRY_RUN, json: bool = JSON_OPTION,
+        game_date: Optional[str] = GAME_DATE, ruling: Optional[str] = RULING) -> None:
     """Buy a good or service under the campaign's purchase_rule."""
     opts = options(ctx)
     result = commands.buy(opts.store(), opts.campaign, name, item, cost=cost, wager=wager, scarce=scarce,
-                          actor=opts.who(), hand=faces(dice), dry_run=dry_run)
+                          actor=opts.who(), **opts.late(game_date, ruling), hand=faces(dice), dry_run=dry_run)
     print_plan(result, json) if dry_run else _print_events(result, json)
 
 
@@ -91,8 +100,10 @@ def sell(ctx: typer.Context, name: str = typer.Argument(..., help="The seller.")
          item: str = typer.Argument(..., help="What is sold."),
          cost: int = typer.Option(..., "--cost", help="The item's Cost."),
          dice: Optional[str] = typer.Option(None, "--dice", help="Faces rolled by hand."),
-         json: bool = JSON_OPTION) -> None:
+         json: bool = JSON_OPTION,
+         game_date: Optional[str] = GAME_DATE, ruling: Optional[str] = RULING) -> None:
     """Sell a good: Cost above Wealth rolls (Cost − Wealth) dice for Cash."""
     opts = options(ctx)
     _print_events(commands.sell(opts.store(), opts.campaign, name, item, cost=cost, actor=opts.who(),
+                                **opts.late(game_date, ruling),
                                 hand=faces(dice)), json)

@@ -7,7 +7,7 @@ from typing import Optional
 import typer
 
 from cli.context import guarded, options
-from cli.output import AS_OF, AS_RECORDED, AT_EVENT, JSON_OPTION, print_json, print_pairs
+from cli.output import AS_OF, AS_RECORDED, AT_EVENT, GAME_DATE, JSON_OPTION, RULING, print_json, print_pairs
 from cli.parsing import faces
 from cli.session import _print_events
 from ledger.commands import gods as commands
@@ -28,11 +28,13 @@ def adopt(ctx: typer.Context, name: str = typer.Argument(..., help="The worshipp
           alignment: str = typer.Option(..., "--alignment", help="The god's alignment, e.g. 2E."),
           flatterable: bool = typer.Option(False, "--flatterable", help="Crawling prayers work on this god."),
           sacrifice: str = typer.Option("unspecified", "--sacrifice", help="What the god demands."),
-          json: bool = JSON_OPTION) -> None:
+          json: bool = JSON_OPTION,
+          game_date: Optional[str] = GAME_DATE, ruling: Optional[str] = RULING) -> None:
     """A character adopts a god (before play begins, 001 l.745)."""
     opts = options(ctx)
     _print_events(commands.adopt(opts.store(), opts.campaign, name, god, power=power, alignment=alignment,
-                                 flatterable=flatterable, sacrifice=sacrifice, actor=opts.who()), json)
+                                 flatterable=flatterable, sacrifice=sacrifice, actor=opts.who(),
+                                 **opts.late(game_date, ruling)), json)
 
 
 @app.command("mark")
@@ -41,11 +43,12 @@ def mark(ctx: typer.Context, name: str = typer.Argument(..., help="The worshippe
          why: str = typer.Option(..., "--why", help="The act out of alignment."),
          grey: Optional[int] = typer.Option(None, "--grey", help="Give N grey marks instead of a black mark."),
          warning: bool = typer.Option(False, "--warning", help="A warning sign only, no mark."),
-         dice: Optional[str] = DICE, json: bool = JSON_OPTION) -> None:
+         dice: Optional[str] = DICE, json: bool = JSON_OPTION,
+         game_date: Optional[str] = GAME_DATE, ruling: Optional[str] = RULING) -> None:
     """A black mark (with the automatic-punishment check), grey marks, or a warning."""
     opts = options(ctx)
     _print_events(commands.mark(opts.store(), opts.campaign, name, why=why, grey=grey, warning=warning,
-                                hand=faces(dice), actor=opts.who()), json)
+                                hand=faces(dice), actor=opts.who(), **opts.late(game_date, ruling)), json)
 
 
 @app.command("pray")
@@ -56,15 +59,17 @@ def pray(ctx: typer.Context, name: str = typer.Argument(..., help="The worshippe
          free_hand: bool = typer.Option(False, "--free-hand", help="+10%; the help may come in an inconvenient form."),
          thanks: bool = typer.Option(False, "--thanks", help="A thank-you prayer: a crawling prayer at +10%."),
          interference: bool = typer.Option(False, "--interference", help="Another god interferes: +50%."),
-         dice: Optional[str] = DICE, json: bool = JSON_OPTION) -> None:
+         dice: Optional[str] = DICE, json: bool = JSON_OPTION,
+         game_date: Optional[str] = GAME_DATE, ruling: Optional[str] = RULING) -> None:
     """A plea for aid: d% against Table 2.3, then the grade with its d6."""
     opts = options(ctx)
     if thanks:
-        recorded = commands.crawl(opts.store(), opts.campaign, name, thanks=True, hand=faces(dice), actor=opts.who())
+        recorded = commands.crawl(opts.store(), opts.campaign, name, thanks=True, hand=faces(dice), actor=opts.who(),
+                                  **opts.late(game_date, ruling))
     else:
         recorded = commands.pray(opts.store(), opts.campaign, name, life_or_death=life_or_death,
                                  excessive=excessive, free_hand=free_hand, interference=interference,
-                                 hand=faces(dice), actor=opts.who())
+                                 hand=faces(dice), actor=opts.who(), **opts.late(game_date, ruling))
     _print_events(recorded, json)
 
 
@@ -72,20 +77,23 @@ def pray(ctx: typer.Context, name: str = typer.Argument(..., help="The worshippe
 @guarded
 def crawl(ctx: typer.Context, name: str = typer.Argument(..., help="The worshipper."),
           thanks: bool = typer.Option(False, "--thanks", help="Thanks after being helped: +10%."),
-          dice: Optional[str] = DICE, json: bool = JSON_OPTION) -> None:
+          dice: Optional[str] = DICE, json: bool = JSON_OPTION,
+          game_date: Optional[str] = GAME_DATE, ruling: Optional[str] = RULING) -> None:
     """A crawling prayer: removes a black mark, or banks 1d10% for the next plea."""
     opts = options(ctx)
     _print_events(commands.crawl(opts.store(), opts.campaign, name, thanks=thanks, hand=faces(dice),
-                                 actor=opts.who()), json)
+                                 actor=opts.who(), **opts.late(game_date, ruling)), json)
 
 
 @app.command("repent")
 @guarded
 def repent(ctx: typer.Context, name: str = typer.Argument(..., help="The worshipper."),
-           dice: Optional[str] = DICE, json: bool = JSON_OPTION) -> None:
+           dice: Optional[str] = DICE, json: bool = JSON_OPTION,
+           game_date: Optional[str] = GAME_DATE, ruling: Optional[str] = RULING) -> None:
     """Repent: d6 against Table 2.7; success clears every black mark."""
     opts = options(ctx)
-    _print_events(commands.repent(opts.store(), opts.campaign, name, hand=faces(dice), actor=opts.who()), json)
+    _print_events(commands.repent(opts.store(), opts.campaign, name, hand=faces(dice), actor=opts.who(),
+                                  **opts.late(game_date, ruling)), json)
 
 
 @app.command("sacrifice")
@@ -94,22 +102,24 @@ def sacrifice(ctx: typer.Context, name: str = typer.Argument(..., help="The wors
               why: str = typer.Option(..., "--why", help="What was sacrificed."),
               marks: int = typer.Option(1, "--marks", help="Marks redeemed (a great sacrifice, more)."),
               grey: bool = typer.Option(False, "--grey", help="Redeem grey marks (only a sacrifice can)."),
-              json: bool = JSON_OPTION) -> None:
+              json: bool = JSON_OPTION,
+              game_date: Optional[str] = GAME_DATE, ruling: Optional[str] = RULING) -> None:
     """An accepted sacrifice redeems black or grey marks."""
     opts = options(ctx)
     _print_events(commands.sacrifice(opts.store(), opts.campaign, name, why=why, marks=marks, grey=grey,
-                                     actor=opts.who()), json)
+                                     actor=opts.who(), **opts.late(game_date, ruling)), json)
 
 
 @app.command("battle")
 @guarded
 def battle(ctx: typer.Context, name: str = typer.Argument(..., help="One worshipper."),
            opponent: str = typer.Argument(..., help="The other, whose plea was also answered."),
-           dice: Optional[str] = DICE, json: bool = JSON_OPTION) -> None:
+           dice: Optional[str] = DICE, json: bool = JSON_OPTION,
+           game_date: Optional[str] = GAME_DATE, ruling: Optional[str] = RULING) -> None:
     """Both pleas answered: the gods battle, d% against Table 2.9, until one wins."""
     opts = options(ctx)
     _print_events(commands.battle(opts.store(), opts.campaign, name, opponent, hand=faces(dice),
-                                  actor=opts.who()), json)
+                                  actor=opts.who(), **opts.late(game_date, ruling)), json)
 
 
 @app.command("odds")

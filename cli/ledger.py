@@ -7,7 +7,7 @@ from typing import Optional
 import typer
 
 from cli.context import options
-from cli.output import JSON_OPTION, print_json, print_table
+from cli.output import GAME_DATE, JSON_OPTION, RULING, print_json, print_table
 from ledger.commands.base import load
 from ledger.commands.void import void as void_event
 from ledger.errors import BadInput
@@ -85,10 +85,11 @@ def void(
     event: int = typer.Argument(..., help="The position of the event to withdraw."),
     why: str = typer.Option(..., "--why", help="The ruling: why the event is withdrawn."),
     json: bool = JSON_OPTION,
+    ruling: Optional[str] = RULING,
 ) -> None:
     """Withdraw an event from now on (the event itself stays in the log)."""
     opts = options(ctx)
-    voided = void_event(opts.store(), opts.campaign, event, why=why, actor=opts.who())
+    voided = void_event(opts.store(), opts.campaign, event, why=why, actor=opts.who(), ruling=ruling)
     if json:
         print_json(voided.to_dict())
     else:

@@ -12,7 +12,6 @@ import typer
 from typer.core import TyperGroup
 
 from cli.context import Options
-from ledger.commands.late import LATE_FACT
 from ledger.store import resolve_url
 
 # Negative numbers are arguments here (`tally cash Astrid -3`), not options.
@@ -47,6 +46,12 @@ COMMANDS = {
     "silver": ("wolves", "silver", False, SIGNED), "hire": ("wolves", "hire", False, None),
     "dismiss": ("wolves", "dismiss", False, None),
 }
+
+# What records no fact of the campaign's own, or moves time itself: a global
+# --game-date before one of these is refused rather than ignored. (A script's
+# lines each take their own --game-date.)
+NO_LATE_FACTS = {"campaign", "calendar", "dice", "roll", "db", "schedule", "scheduler", "bench", "import",
+                 "export", "script", "verify", "audit"}
 
 
 def _load(name: str) -> "typer.core.TyperCommand | TyperGroup":
@@ -92,50 +97,29 @@ def main_options(
     campaign_: Optional[str] = typer.Option(None, "--campaign", help="The campaign (optional when the ledger holds one)."),
     actor: Optional[str] = typer.Option(None, "--actor", help="Who is logging (default: TALLY_ACTOR or your user name)."),
     game_date: Optional[str] = typer.Option(
-        None, "--game-date", help="Log the command's facts on this in-game date (a fact logged late)."),
+        None, "--game-date", help="Log a recording command's facts on this in-game date (a fact logged late); "
+                                  "also accepted at the command's end."),
 ) -> None:
+    if game_date is not None and ctx.invoked_subcommand in NO_LATE_FACTS:
+        typer.echo(f"tally: `tally {ctx.invoked_subcommand}` does not log facts late: drop --game-date", err=True)
+        raise typer.Exit(1)
     if isinstance(ctx.obj, Options):
         # A line of `tally script`: the script's options and its one store, this line's own
-        # --campaign and --actor; the script closes the store when its last line has run.
+        # --campaign, --actor and --game-date; the script closes the store when its last line has run.
         script = ctx.obj
         if db_ is not None and resolve_url(db_) != resolve_url(script.db):
             raise typer.BadParameter("a script's lines use the script's database: give --db to "
                                      "`tally script`, not to a line", param_hint="'--db'")
-        opts = replace(script, campaign=campaign_ or script.campaign, actor=actor or script.actor)
+        opts = replace(script, campaign=campaign_ or script.campaign, actor=actor or script.actor,
+                       game_date=game_date)
     else:
-        opts = Options(db=db_, campaign=campaign_, actor=actor)
+        opts = Options(db=db_, campaign=campaign_, actor=actor, game_date=game_date)
         ctx.call_on_close(opts.close)
     ctx.obj = opts
-    if game_date is not None:
-        token = LATE_FACT.set(game_date)
-        ctx.call_on_close(lambda: LATE_FACT.reset(token))
-
-
-# Commands whose own --game-date means something else (the session's dates).
-OWN_GAME_DATE = (("session", "open"), ("session", "close"))
-GLOBAL_WITH_VALUE = {"--db", "--campaign", "--actor", "--game-date"}
-
-
-def hoist_game_date(argv: list[str]) -> list[str]:
-    """Let any recording command take --game-date at its end (`tally cash Bo +3
-    --why … --game-date 1024-03-02`) by moving it before the command, where
-    the global option reads it."""
-    words, skip = [], False
-    for word in argv:  # the command's own words, past the global options and their values
-        if skip or word.startswith("-"):
-            skip = not skip and word in GLOBAL_WITH_VALUE
-            continue
-        words.append(word)
-    if tuple(words[:2]) in OWN_GAME_DATE or "--game-date" not in argv:
-        return argv
-    i = argv.index("--game-date")
-    if i + 1 >= len(argv):
-        return argv
-    return ["--game-date", argv[i + 1]] + argv[:i] + argv[i + 2:]
 
 
 def main() -> None:
-    app(args=hoist_game_date(sys.argv[1:]), prog_name="tally")
+    app(prog_name="tally")
 
 
 if __name__ == "__main__":

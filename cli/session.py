@@ -7,7 +7,7 @@ from typing import Optional
 import typer
 
 from cli.context import guarded, options
-from cli.output import AS_OF, AS_RECORDED, AT_EVENT, JSON_OPTION, print_json, print_pairs
+from cli.output import AS_OF, AS_RECORDED, AT_EVENT, GAME_DATE, JSON_OPTION, RULING, print_json, print_pairs
 from cli.parsing import faces, faces_by_name
 from ledger.commands import hazards, session as commands
 from ledger.commands.base import query
@@ -42,7 +42,7 @@ def open_(
     opts = options(ctx)
     reasons = dict(item.partition("=")[::2] for item in override or [])
     _print_events(commands.open_session(opts.store(), opts.campaign, activate=activate, actor=opts.who(),
-                                        game_date=game_date, income=not no_income, hand=faces(dice),
+                                        game_date=game_date or opts.game_date, income=not no_income, hand=faces(dice),
                                         overrides=reasons), json)
 
 
@@ -58,8 +58,8 @@ def close(
 ) -> None:
     """Close the session: Down and Out outside a haven, Boons, reveal the seed."""
     opts = options(ctx)
-    _print_events(commands.close_session(opts.store(), opts.campaign, actor=opts.who(), game_date=game_date,
-                                         days=days, havens=haven or [], hands=faces_by_name(dice or [])), json)
+    _print_events(commands.close_session(opts.store(), opts.campaign, actor=opts.who(),
+                                         game_date=game_date or opts.game_date, days=days, havens=haven or [], hands=faces_by_name(dice or [])), json)
 
 
 def session_view(ctx, number: Optional[int]) -> dict:
@@ -97,7 +97,9 @@ def show(ctx: typer.Context, number: Optional[int] = typer.Argument(None, help="
 @guarded
 def down_and_out(ctx: typer.Context, name: str = typer.Argument(..., help="The character at 0 HP."),
                  dice: Optional[str] = typer.Option(None, "--dice", help="Faces by hand: the 2d6, then any follow-up die."),
-                 json: bool = JSON_OPTION) -> None:
+                 json: bool = JSON_OPTION,
+                 game_date: Optional[str] = GAME_DATE, ruling: Optional[str] = RULING) -> None:
     """Roll on the Down and Out table and record the consequence."""
     opts = options(ctx)
-    _print_events(hazards.roll_down_and_out(opts.store(), opts.campaign, name, actor=opts.who(), hand=faces(dice)), json)
+    _print_events(hazards.roll_down_and_out(opts.store(), opts.campaign, name, actor=opts.who(),
+                                            **opts.late(game_date, ruling), hand=faces(dice)), json)

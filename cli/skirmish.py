@@ -7,7 +7,7 @@ from typing import Optional
 import typer
 
 from cli.context import guarded, options
-from cli.output import JSON_OPTION
+from cli.output import GAME_DATE, JSON_OPTION, RULING
 from cli.parsing import faces
 from cli.session import _print_events
 from ledger.commands import skirmish as commands
@@ -24,30 +24,35 @@ def luck_spend(ctx: typer.Context, name: str = typer.Argument(..., help="The cha
                why: str = typer.Option(..., "--why", help="Which roll, and why."),
                mode: str = typer.Option("reroll", "--mode", help="reroll (own roll) or force-reroll (opponent's)."),
                roll: Optional[int] = typer.Option(None, "--roll", help="The logged roll being re-rolled."),
-               json: bool = JSON_OPTION) -> None:
+               json: bool = JSON_OPTION,
+               game_date: Optional[str] = GAME_DATE, ruling: Optional[str] = RULING) -> None:
     """Spend a luck point (003 l.311-318)."""
     opts = options(ctx)
     _print_events(commands.spend_luck(opts.store(), opts.campaign, name, mode=mode, why=why, roll=roll,
-                                      actor=opts.who()), json)
+                                      actor=opts.who(), **opts.late(game_date, ruling)), json)
 
 
 @luck_app.command("regain")
 @guarded
 def luck_regain(ctx: typer.Context, name: str = typer.Argument(..., help="The character."),
                 amount: int = typer.Argument(1, help="Luck points regained (up to luck_cap)."),
-                json: bool = JSON_OPTION) -> None:
+                json: bool = JSON_OPTION,
+                game_date: Optional[str] = GAME_DATE, ruling: Optional[str] = RULING) -> None:
     """Regain luck points, up to the cap."""
     opts = options(ctx)
-    _print_events(commands.regain_luck(opts.store(), opts.campaign, name, amount, actor=opts.who()), json)
+    _print_events(commands.regain_luck(opts.store(), opts.campaign, name, amount, actor=opts.who(),
+                                       **opts.late(game_date, ruling)), json)
 
 
 @wound_app.command("roll")
 @guarded
 def wound_roll(ctx: typer.Context, name: str = typer.Argument(..., help="The character left unable to fight."),
-               dice: Optional[str] = DICE, json: bool = JSON_OPTION) -> None:
+               dice: Optional[str] = DICE, json: bool = JSON_OPTION,
+               game_date: Optional[str] = GAME_DATE, ruling: Optional[str] = RULING) -> None:
     """Roll on the wound table: permanent and cumulative (003 l.120-128)."""
     opts = options(ctx)
-    _print_events(commands.wound(opts.store(), opts.campaign, name, hand=faces(dice), actor=opts.who()), json)
+    _print_events(commands.wound(opts.store(), opts.campaign, name, hand=faces(dice), actor=opts.who(),
+                                 **opts.late(game_date, ruling)), json)
 
 
 @wound_app.command("heal")
@@ -55,48 +60,56 @@ def wound_roll(ctx: typer.Context, name: str = typer.Argument(..., help="The cha
 def wound_heal(ctx: typer.Context, name: str = typer.Argument(..., help="The patient."),
                wound: int = typer.Argument(..., help="The wound's number."),
                bonus: int = typer.Option(0, "--bonus", help="The healer's bonus."),
-               dice: Optional[str] = DICE, json: bool = JSON_OPTION) -> None:
+               dice: Optional[str] = DICE, json: bool = JSON_OPTION,
+               game_date: Optional[str] = GAME_DATE, ruling: Optional[str] = RULING) -> None:
     """Roll on the healing table (a natural 2 is always a mistake)."""
     opts = options(ctx)
     _print_events(commands.heal(opts.store(), opts.campaign, name, wound, bonus=bonus, hand=faces(dice),
-                                actor=opts.who()), json)
+                                actor=opts.who(), **opts.late(game_date, ruling)), json)
 
 
 @wound_app.command("check")
 @guarded
 def wound_check(ctx: typer.Context, name: str = typer.Argument(..., help="The character with open wounds."),
-                dice: Optional[str] = DICE, json: bool = JSON_OPTION) -> None:
+                dice: Optional[str] = DICE, json: bool = JSON_OPTION,
+                game_date: Optional[str] = GAME_DATE, ruling: Optional[str] = RULING) -> None:
     """Each unhealed open wound: d6, death on a 1."""
     opts = options(ctx)
     _print_events(commands.check_open_wounds(opts.store(), opts.campaign, name, hand=faces(dice),
-                                             actor=opts.who()), json)
+                                             actor=opts.who(), **opts.late(game_date, ruling)), json)
 
 
 @skirmish_app.command("level")
 @guarded
 def level(ctx: typer.Context, name: str = typer.Argument(..., help="The character."),
           value: int = typer.Argument(..., help="The new level."),
-          why: str = typer.Option(..., "--why", help="Why."), json: bool = JSON_OPTION) -> None:
+          why: str = typer.Option(..., "--why", help="Why."), json: bool = JSON_OPTION,
+          game_date: Optional[str] = GAME_DATE, ruling: Optional[str] = RULING) -> None:
     """Set a character's level (caps and skill allowances are the referee's)."""
     opts = options(ctx)
-    _print_events(commands.set_level(opts.store(), opts.campaign, name, value, why=why, actor=opts.who()), json)
+    _print_events(commands.set_level(opts.store(), opts.campaign, name, value, why=why, actor=opts.who(),
+                                     **opts.late(game_date, ruling)), json)
 
 
 @skirmish_app.command("renown", context_settings={"ignore_unknown_options": True})
 @guarded
 def renown(ctx: typer.Context, name: str = typer.Argument(..., help="The character."),
            delta: int = typer.Argument(..., help="+N or -N."),
-           why: str = typer.Option(..., "--why", help="Why."), json: bool = JSON_OPTION) -> None:
+           why: str = typer.Option(..., "--why", help="Why."), json: bool = JSON_OPTION,
+           game_date: Optional[str] = GAME_DATE, ruling: Optional[str] = RULING) -> None:
     """Change a character's renown."""
     opts = options(ctx)
-    _print_events(commands.change_renown(opts.store(), opts.campaign, name, delta, why=why, actor=opts.who()), json)
+    _print_events(commands.change_renown(opts.store(), opts.campaign, name, delta, why=why, actor=opts.who(),
+                                         **opts.late(game_date, ruling)), json)
 
 
 @skirmish_app.command("clothing")
 @guarded
 def clothing(ctx: typer.Context, name: str = typer.Argument(..., help="The character."),
              worn: str = typer.Argument(..., help="Rags, Common Clothes, Noble's Clothes, Officer's Uniform…"),
-             json: bool = JSON_OPTION) -> None:
+             json: bool = JSON_OPTION,
+             game_date: Optional[str] = GAME_DATE, ruling: Optional[str] = RULING) -> None:
     """What the character wears: changes renown in real terms (003 l.421-433)."""
     opts = options(ctx)
-    _print_events(commands.wear(opts.store(), opts.campaign, name, worn, actor=opts.who()), json)
+    _print_events(commands.wear(opts.store(), opts.campaign, name, worn, actor=opts.who(),
+                                **opts.late(game_date, ruling)), json)

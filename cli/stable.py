@@ -7,13 +7,15 @@ from typing import Optional
 import typer
 
 from cli.context import guarded, options
-from cli.output import AS_OF, AS_RECORDED, AT_EVENT, JSON_OPTION, print_json, print_pairs, print_table
+from cli.output import (AS_OF, AS_RECORDED, AT_EVENT, GAME_DATE, JSON_OPTION, RULING, print_json, print_pairs,
+    print_table)
 from cli.parsing import faces, names, pairs
 from ledger.commands import stable as commands
 from ledger.commands.base import query
 from projections.timeline import Pin
 from ledger.errors import NotFound
 from projections.describe import line
+from projections.company import reputation_after
 from projections.sheet import sheet as full_sheet
 
 player_app = typer.Typer(help="Players: the people at the table.", no_args_is_help=True)
@@ -23,10 +25,11 @@ char_app = typer.Typer(help="Characters: create them, list them, show their shee
 @player_app.command("add")
 @guarded
 def player_add(ctx: typer.Context, name: str = typer.Argument(..., help="The player's name."),
-               json: bool = JSON_OPTION) -> None:
+               json: bool = JSON_OPTION,
+               game_date: Optional[str] = GAME_DATE, ruling: Optional[str] = RULING) -> None:
     """Add a player to the campaign."""
     opts = options(ctx)
-    added = commands.add_player(opts.store(), opts.campaign, name, actor=opts.who())
+    added = commands.add_player(opts.store(), opts.campaign, name, actor=opts.who(), **opts.late(game_date, ruling))
     print_json(added.to_dict()) if json else typer.echo(f"player {added.payload['name']} added")
 
 
@@ -49,11 +52,13 @@ def char_new(
         None, "--spend", help="Wolves: equipment bought with the starting hacksilver, ITEM=COST (repeatable)."),
     dice: Optional[str] = typer.Option(None, "--dice", help="Wolves: the creation rolls by hand, in order."),
     json: bool = JSON_OPTION,
+    game_date: Optional[str] = GAME_DATE, ruling: Optional[str] = RULING,
 ) -> None:
     """Create a character in a player's stable (under wolves, roll its start)."""
     opts = options(ctx)
     recorded = commands.new_character(
-        opts.store(), opts.campaign, name, player=player, actor=opts.who(), char_class=char_class,
+        opts.store(), opts.campaign, name, player=player, actor=opts.who(),
+        **opts.late(game_date, ruling), char_class=char_class,
         skills=pairs([skills] if skills else [], "--skills"), saves=pairs([saves] if saves else [], "--saves"),
         max_hp=max_hp, opening={"wealth": wealth, "cash": cash, "boons": boons},
         retirement_skills=names(retirement_skills) if retirement_skills is not None else None,
@@ -162,10 +167,12 @@ def retire(
     rep_faction: Optional[str] = typer.Option(None, "--rep-faction", help="A Faction the retiree was tied to."),
     dice: Optional[str] = typer.Option(None, "--dice", help="The faction roll's d6, rolled by hand."),
     json: bool = JSON_OPTION,
+    game_date: Optional[str] = GAME_DATE, ruling: Optional[str] = RULING,
 ) -> None:
     """Retire a character (start of a session or between sessions only)."""
     opts = options(ctx)
-    recorded = commands.retire(opts.store(), opts.campaign, name, actor=opts.who(), rep_faction=rep_faction,
+    recorded = commands.retire(opts.store(), opts.campaign, name, actor=opts.who(),
+                               **opts.late(game_date, ruling), rep_faction=rep_faction,
                                hand=faces(dice))
     if json:
         print_json([e.to_dict() for e in recorded])
@@ -175,6 +182,7 @@ def retire(
                f"{p['player']} gets +1 to {p['skill_points']} Skill(s) and {p['wealth_ranks']} Wealth rank(s)")
     for e in recorded[1:]:
         if e.type == "reputation.changed":
-            typer.echo(f"Reputation with {e.payload['faction']}: {e.payload['before']} -> {e.payload['after']}")
+            p = e.payload
+            typer.echo(f"Reputation with {p['faction']}: {p['before']} -> {reputation_after(p)}")
         elif e.type == "dice.rolled":
             typer.echo(f"faction roll {e.payload['expression']}: {e.payload['dice']} = {e.payload['total']}")

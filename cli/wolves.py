@@ -7,7 +7,7 @@ from typing import Optional
 import typer
 
 from cli.context import guarded, options
-from cli.output import AS_OF, AS_RECORDED, AT_EVENT, JSON_OPTION, print_json, print_table
+from cli.output import AS_OF, AS_RECORDED, AT_EVENT, GAME_DATE, JSON_OPTION, RULING, print_json, print_table
 from cli.session import _print_events
 from ledger.commands import wolves as commands
 from ledger.commands.base import query
@@ -23,48 +23,57 @@ wages_app = typer.Typer(help="Hirelings' wages (wolves): owed per in-game day of
 @guarded
 def silver(ctx: typer.Context, name: str = typer.Argument(..., help="The character."),
            delta: int = typer.Argument(..., help="Silver pennies gained (+N) or spent (-N)."),
-           why: str = typer.Option(..., "--why", help="What for."), json: bool = JSON_OPTION) -> None:
+           why: str = typer.Option(..., "--why", help="What for."), json: bool = JSON_OPTION,
+           game_date: Optional[str] = GAME_DATE, ruling: Optional[str] = RULING) -> None:
     """Give or take silver pennies."""
     opts = options(ctx)
-    _print_events(commands.change_silver(opts.store(), opts.campaign, name, delta, why=why, actor=opts.who()), json)
+    _print_events(commands.change_silver(opts.store(), opts.campaign, name, delta, why=why, actor=opts.who(),
+                                         **opts.late(game_date, ruling)), json)
 
 
 @companion_app.command("join")
 @guarded
 def companion_join(ctx: typer.Context, name: str = typer.Argument(..., help="The character."),
-                   companion: str = typer.Argument(..., help="The companion's name."), json: bool = JSON_OPTION) -> None:
+                   companion: str = typer.Argument(..., help="The companion's name."), json: bool = JSON_OPTION,
+                   game_date: Optional[str] = GAME_DATE, ruling: Optional[str] = RULING) -> None:
     """A companion joins (one per full 1000 sp owned)."""
     opts = options(ctx)
-    _print_events(commands.companion_joins(opts.store(), opts.campaign, name, companion, actor=opts.who()), json)
+    _print_events(commands.companion_joins(opts.store(), opts.campaign, name, companion, actor=opts.who(),
+                                           **opts.late(game_date, ruling)), json)
 
 
 @companion_app.command("leave")
 @guarded
 def companion_leave(ctx: typer.Context, name: str = typer.Argument(..., help="The character."),
                     companion: str = typer.Argument(..., help="The companion."),
-                    why: str = typer.Option(..., "--why", help="Why they go."), json: bool = JSON_OPTION) -> None:
+                    why: str = typer.Option(..., "--why", help="Why they go."), json: bool = JSON_OPTION,
+                    game_date: Optional[str] = GAME_DATE, ruling: Optional[str] = RULING) -> None:
     """A companion leaves or dies."""
     opts = options(ctx)
     _print_events(commands.companion_leaves(opts.store(), opts.campaign, name, companion, why=why,
-                                            actor=opts.who()), json)
+                                            actor=opts.who(), **opts.late(game_date, ruling)), json)
 
 
 @guarded
 def hire(ctx: typer.Context, name: str = typer.Argument(..., help="Who hires."),
          kind: str = typer.Argument(..., help="Non-combat, Skirmisher, Footman, Marine, Armoured Footman, Horsemen."),
          hireling: Optional[str] = typer.Option(None, "--name", help="The hireling's name."),
-         json: bool = JSON_OPTION) -> None:
+         json: bool = JSON_OPTION,
+         game_date: Optional[str] = GAME_DATE, ruling: Optional[str] = RULING) -> None:
     """Hire a hireling; wages accrue per in-game day until dismissed."""
     opts = options(ctx)
-    _print_events(commands.hire(opts.store(), opts.campaign, name, kind, hireling=hireling, actor=opts.who()), json)
+    _print_events(commands.hire(opts.store(), opts.campaign, name, kind, hireling=hireling, actor=opts.who(),
+                                **opts.late(game_date, ruling)), json)
 
 
 @guarded
 def dismiss(ctx: typer.Context, name: str = typer.Argument(..., help="The employer."),
-            hireling: str = typer.Argument(..., help="The hireling."), json: bool = JSON_OPTION) -> None:
+            hireling: str = typer.Argument(..., help="The hireling."), json: bool = JSON_OPTION,
+            game_date: Optional[str] = GAME_DATE, ruling: Optional[str] = RULING) -> None:
     """Dismiss a hireling: wages stop accruing."""
     opts = options(ctx)
-    _print_events(commands.dismiss(opts.store(), opts.campaign, name, hireling, actor=opts.who()), json)
+    _print_events(commands.dismiss(opts.store(), opts.campaign, name, hireling, actor=opts.who(),
+                                   **opts.late(game_date, ruling)), json)
 
 
 @wages_app.command("show")
@@ -89,10 +98,12 @@ def wages_show(ctx: typer.Context, name: str = typer.Argument(..., help="The emp
 @wages_app.command("pay")
 @guarded
 def wages_pay(ctx: typer.Context, name: str = typer.Argument(..., help="The employer."),
-              amount: int = typer.Argument(..., help="Silver pennies paid."), json: bool = JSON_OPTION) -> None:
+              amount: int = typer.Argument(..., help="Silver pennies paid."), json: bool = JSON_OPTION,
+              game_date: Optional[str] = GAME_DATE, ruling: Optional[str] = RULING) -> None:
     """Pay wages owed."""
     opts = options(ctx)
-    _print_events(commands.pay_wages(opts.store(), opts.campaign, name, amount, actor=opts.who()), json)
+    _print_events(commands.pay_wages(opts.store(), opts.campaign, name, amount, actor=opts.who(),
+                                     **opts.late(game_date, ruling)), json)
 
 
 @boast_app.command("make")
@@ -102,21 +113,25 @@ def boast_make(ctx: typer.Context, name: str = typer.Argument(..., help="The boa
                reward: str = typer.Option(..., "--reward", help="hd (+1 Hit Die) or ab (+1 Attack Bonus)."),
                raised_by: Optional[str] = typer.Option(None, "--raised-by", help="A rival who raised the stakes."),
                complications: int = typer.Option(0, "--complications", help="Complications the rival added."),
-               json: bool = JSON_OPTION) -> None:
+               json: bool = JSON_OPTION,
+               game_date: Optional[str] = GAME_DATE, ruling: Optional[str] = RULING) -> None:
     """Make a Boast of Heroic Proportions: the bonus comes at once."""
     opts = options(ctx)
     _print_events(commands.make_boast(opts.store(), opts.campaign, name, boast, reward=reward, raised_by=raised_by,
-                                      complications=complications, actor=opts.who()), json)
+                                      complications=complications, actor=opts.who(),
+                                      **opts.late(game_date, ruling)), json)
 
 
 @boast_app.command("resolve")
 @guarded
 def boast_resolve(ctx: typer.Context, name: str = typer.Argument(..., help="The boaster."),
                   outcome: str = typer.Argument(..., help="kept, failed or shirked."),
-                  json: bool = JSON_OPTION) -> None:
+                  json: bool = JSON_OPTION,
+                  game_date: Optional[str] = GAME_DATE, ruling: Optional[str] = RULING) -> None:
     """Kept: the bonus stays. Failed: lost. Shirked: lost, and no boasting ever again."""
     opts = options(ctx)
-    _print_events(commands.resolve_boast(opts.store(), opts.campaign, name, outcome, actor=opts.who()), json)
+    _print_events(commands.resolve_boast(opts.store(), opts.campaign, name, outcome, actor=opts.who(),
+                                         **opts.late(game_date, ruling)), json)
 
 
 @ship_app.command("add")
@@ -126,8 +141,10 @@ def ship_add(ctx: typer.Context, name: str = typer.Argument(..., help="The ship'
              rowers: int = typer.Option(0, "--rowers", help="Rowers aboard."),
              food_days: int = typer.Option(0, "--food-days", help="Days of food and water for all hands."),
              how: str = typer.Option("taken", "--how", help="How the band came by it."),
-             json: bool = JSON_OPTION) -> None:
+             json: bool = JSON_OPTION,
+             game_date: Optional[str] = GAME_DATE, ruling: Optional[str] = RULING) -> None:
     """The band comes by a ship (its value is the seed's ransom, l.284-300)."""
     opts = options(ctx)
     _print_events(commands.add_ship(opts.store(), opts.campaign, name, kind=kind, rowers=rowers,
-                                    food_days=food_days, how=how, actor=opts.who()), json)
+                                    food_days=food_days, how=how, actor=opts.who(),
+                                    **opts.late(game_date, ruling)), json)

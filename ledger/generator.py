@@ -98,9 +98,10 @@ def generate(out, *, events: int, players: int = 40, years: int = 3, seed: int =
         player = f"Player {p + 1}"
         w.emit(f"player:player-{p + 1}", s.PlayerAdded(name=player), day)
         name = f"Hero {p + 1}"
+        wealth = rng.randint(0, 4)
         w.emit(f"character:hero-{p + 1}", s.CharacterCreated(name=name, player=player, max_hp=6,
-                                                             opening={"cash": 20, "wealth": rng.randint(0, 4)}), day)
-        cast[name] = {"player": player, "cash": 20, "wealth": 0, "god": False, "black": 0, "stream": f"character:hero-{p + 1}"}
+                                                             opening={"cash": 20, "wealth": wealth}), day)
+        cast[name] = {"player": player, "cash": 20, "wealth": wealth, "god": False, "black": 0, "stream": f"character:hero-{p + 1}"}
     for name in list(cast)[: players // 3]:
         w.emit(cast[name]["stream"], g.GodAdopted(character=name, god="Tyr", power=rng.randint(3, 8), alignment="2L",
                                                   flatterable=True, sacrifice="a broken weapon"), day)
@@ -129,8 +130,7 @@ def generate(out, *, events: int, players: int = 40, years: int = 3, seed: int =
         for name in party:
             if cast[name]["god"] and rng.random() < 0.3:
                 cast[name]["black"] += 1
-                w.emit(cast[name]["stream"], g.BlackMarkGiven(character=name, why="out of alignment",
-                                                              black_after=cast[name]["black"]), day, session)
+                w.emit(cast[name]["stream"], g.BlackMarkGiven(character=name, why="out of alignment"), day, session)
         horde = rng.choice([10, 20, 40])
         w.emit(f"session:{session}", s.TreasureFound(cash=horde, source="a horde"), day, session)
         shares = {n: horde // len(party) for n in party}
@@ -145,7 +145,7 @@ def generate(out, *, events: int, players: int = 40, years: int = 3, seed: int =
             roll, got = epochs.roll(f"{wager}d6s4", day, session, wager_to, "Wealth")
             won = got >= 2 * rank
             w.emit(cast[wager_to]["stream"], co.WealthAttempted(
-                character=wager_to, rank_from=rank - 1, rank_to=rank, ob=2 * rank, wager=wager, successes=got,
+                character=wager_to, rank_from=rank - 1, ob=2 * rank, wager=wager, successes=got,
                 succeeded=won, period=f"session {session}"), day, session, roll)
             cast[wager_to]["cash"] -= wager
             cast[wager_to]["wealth"] += won
@@ -160,7 +160,8 @@ def generate(out, *, events: int, players: int = 40, years: int = 3, seed: int =
         if day > end:
             w.emit("calendar", CalendarAdvanced(from_day=end, to_day=day, days=day - end, why="time in town"), day)
         who = rng.choice(list(cast))
-        cash_events.append(w.emit(cast[who]["stream"], s.CashChanged(character=who, delta=2, why="a job"), day))
+        cash_events.append((w.emit(cast[who]["stream"], s.CashChanged(character=who, delta=2, why="a job"), day),
+                            who))
         cast[who]["cash"] += 2
         session_days.append(day)
         if rng.random() < 0.2:  # remembered late, a few sessions on: a fact for an earlier day
@@ -169,7 +170,8 @@ def generate(out, *, events: int, players: int = 40, years: int = 3, seed: int =
             cast[who]["cash"] += 1
         if rng.random() < 0.05 and len(cash_events) > 3:
             # A mistake noticed within a few weeks (see docs/performance.md on voids of old events).
-            target = cash_events.pop(rng.randrange(max(0, len(cash_events) - 6), len(cash_events) - 1))
+            target, whose = cash_events.pop(rng.randrange(max(0, len(cash_events) - 6), len(cash_events) - 1))
+            cast[whose]["cash"] -= 2  # the withdrawn job's pay: later wagers are decided without it
             w.emit("campaign", c.EventVoided(target=target, target_type="cash.changed", reason="mis-recorded",
                                              ruled_by="referee"), day, cause=target)
     return w.count

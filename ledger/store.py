@@ -364,6 +364,7 @@ class Transaction:
              upto: Optional[int] = None, types: Optional[Sequence[str]] = None,
              stream: Optional[str] = None, session: Optional[int] = None,
              recorded_by: Optional[str] = None, until_day: Optional[int] = None,
+             from_day: Optional[int] = None,
              fold_order: bool = False, payload_if: Optional[Callable[[str], bool]] = None) -> Iterator[Envelope]:
         """Envelopes streamed from the database, in position order (or, with
         ``fold_order``, in (game_time, position) order, as projections fold them).
@@ -384,6 +385,8 @@ class Transaction:
             query = query.where(events.c.recorded_at <= recorded_by)
         if until_day is not None:
             query = query.where(events.c.game_time <= until_day)
+        if from_day is not None:
+            query = query.where(events.c.game_time >= from_day)
         order = (events.c.game_time, events.c.position) if fold_order else (events.c.position,)
         rows = self.conn.execute(query.order_by(*order).execution_options(yield_per=2000))
         if payload_if is None:

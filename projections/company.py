@@ -46,6 +46,15 @@ class Company:
                 "reputation": {name: value for name, value in self.reputation.values()}}
 
 
+def reputation_after(payload: dict) -> int:
+    """The Reputation the change gave when it was decided (from the recorded
+    ``before``); a v1 payload stored it."""
+    if "after" in payload:
+        return payload["after"]
+    limit = payload["limit"]
+    return max(-limit, min(limit, payload["before"] + payload["requested"]))
+
+
 # The event types apply folds; the world hands it no others.
 TYPES = frozenset({"stronghold.founded", "stronghold.attempted", "reputation.changed"})
 
@@ -58,8 +67,11 @@ def apply(state: Company, e: Envelope) -> Company:
         s = state.strongholds[key(p["name"])]
         s = replace(s, periods=s.periods | {p["period"]})
         if p["succeeded"]:
-            s = replace(s, rating=p["rank_to"], tags=s.tags + tuple(p["tags"]))
+            s = replace(s, rating=s.rating + 1, tags=s.tags + tuple(p["tags"]))
         return replace(state, strongholds={**state.strongholds, key(p["name"]): s})
     if e.type == "reputation.changed":
-        return replace(state, reputation={**state.reputation, key(p["faction"]): (p["faction"], p["after"])})
+        # v1 payloads stored the result instead of the clamp: the rule's ±6 (l.201).
+        limit = p.get("limit", 6)
+        value = max(-limit, min(limit, state.rep(p["faction"]) + p["requested"]))
+        return replace(state, reputation={**state.reputation, key(p["faction"]): (p["faction"], value)})
     return state

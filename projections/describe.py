@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Callable
 
 from ledger.envelope import Envelope
+from projections.company import reputation_after
 
 
 def _roll(p: dict) -> str:
@@ -39,7 +40,7 @@ _LINES: dict[str, Callable[[dict], str]] = {
     "boon.gained": lambda p: f"{p['character']} gains a Boon ({p['reason']})",
     "boon.owed": lambda p: f"{p['died']}'s Boon waits for {p['player']}'s next new character",
     "income.rolled": lambda p: f"{p['character']} Income: {p['successes']} Cash",
-    "wealth.attempted": lambda p: f"{p['character']} Wealth {p['rank_from']} -> {p['rank_to']}, Ob {p['ob']}, "
+    "wealth.attempted": lambda p: f"{p['character']} Wealth {p['rank_from']} -> {p['rank_from'] + 1}, Ob {p['ob']}, "
                                   f"{p['successes']} successes: {'gained' if p['succeeded'] else 'failed'} "
                                   f"({p['wager']} Cash wagered)",
     "item.bought": lambda p: f"{p['character']} {'buys' if p['succeeded'] else 'fails to buy'} {p['item']} "
@@ -47,11 +48,11 @@ _LINES: dict[str, Callable[[dict], str]] = {
     "item.sold": lambda p: f"{p['character']} sells {p['item']} for {p['cash_gained']} Cash",
     "down_and_out.rolled": lambda p: f"{p['character']} Down and Out {p['total']}: {p['result'].replace('_', ' ')}",
     "hp.max_changed": lambda p: f"{p['character']} max HP {p['delta']:+d}",
-    "save.lost": lambda p: f"{p['character']} {p['save']} {p['before']} -> {p['after']}",
-    "skill.reduced": lambda p: f"{p['character']} {p['skill']} {p['before']} -> {p['after']}",
+    "save.lost": lambda p: f"{p['character']} {p['save']} -1 (was {p['before']})",
+    "skill.reduced": lambda p: f"{p['character']} {p['skill']} -1 (was {p['before']})",
     "gear.broken": lambda p: f"{p['character']}: {p['items']} items break ({p['note']})",
     "stronghold.founded": lambda p: f"stronghold {p['name']} founded, owned by {p['owner']}",
-    "stronghold.attempted": lambda p: f"{p['name']} {p['rank_from']} -> {p['rank_to']}, Ob {p['ob']}, "
+    "stronghold.attempted": lambda p: f"{p['name']} {p['rank_from']} -> {p['rank_from'] + 1}, Ob {p['ob']}, "
                                       f"{p['successes']} successes: {'gained' if p['succeeded'] else 'failed'}"
                                       + (f", tags {', '.join(p['tags'])}" if p["tags"] else ""),
     "follower.gained": lambda p: f"{p['name']} follows {p['character']}" + (" (Feat)" if p["feat"] else "")
@@ -63,7 +64,7 @@ _LINES: dict[str, Callable[[dict], str]] = {
     "vow.fulfilled": lambda p: f"{p['character']} fulfils the vow ({p['xp']} XP): {p['vow']}",
     "vow.abandoned": lambda p: f"{p['character']} abandons the vow: {p['vow']}",
     "god.adopted": lambda p: f"{p['character']} adopts {p['god']} (PR {p['power']}, {p['alignment']})",
-    "god.black_mark": lambda p: f"{p['character']}: black mark ({p['black_after']}): {p['why']}",
+    "god.black_mark": lambda p: f"{p['character']}: black mark: {p['why']}",
     "god.warning": lambda p: f"{p['character']}: a warning sign: {p['why']}",
     "god.grey_marks": lambda p: f"{p['character']}: {p['count']} grey mark(s): {p['why']}",
     "god.prayed": lambda p: f"{p['character']} prays to {p['god']} at {p['chance']}%: {p['outcome']}"
@@ -89,7 +90,7 @@ _LINES: dict[str, Callable[[dict], str]] = {
     "boast.resolved": lambda p: f"{p['character']}'s boast {p['outcome']}: {p['boast']}",
     "ship.acquired": lambda p: f"the {p['kind']} {p['name']} ({p['value']} sp), {p['rowers']} rowers, "
                                f"{p['food_days']} days of food: {p['how']}",
-    "luck.changed": lambda p: f"{p['character']} luck {p['delta']:+d} ({p['reason']}): {p['after']} left",
+    "luck.changed": lambda p: f"{p['character']} luck {p['delta']:+d} ({p['reason']}, cap {p['cap']})",
     "skirmish.level_set": lambda p: f"{p['character']} is level {p['level']}: {p['why']}",
     "wound.rolled": lambda p: f"{p['character']} wound {p['wound']}: {p['total']} = {p['result'].replace('_', ' ')}",
     "wound.healing": lambda p: f"{p['character']} healing wound {p['wound']}: {p['total']} = {p['result'].replace('_', ' ')}",
@@ -106,9 +107,9 @@ _LINES: dict[str, Callable[[dict], str]] = {
     "downtime.acted": lambda p: f"{p['character']} spends a downtime action: {p['action']}"
                                 + (f" (project {p['project']})" if p.get("project") else ""),
     "project.started": lambda p: f"project {p['name']} begins for {p['owner']}: {p['ticks']} ticks",
-    "project.ticked": lambda p: f"project {p['name']}: {p['filled']}/{p['ticks']}" + (" - complete" if p["done"] else ""),
-    "reputation.changed": lambda p: f"Reputation with {p['faction']} {p['before']:+d} -> {p['after']:+d}: {p['why']}"
-                                    + (" (clamped)" if p["clamped"] else ""),
+    "project.ticked": lambda p: f"project {p['name']}: one tick of {p['ticks']} by {p['by']}",
+    "reputation.changed": lambda p: f"Reputation with {p['faction']} {p['requested']:+d} "
+                                    f"(was {p['before']:+d} when decided -> {reputation_after(p):+d}): {p['why']}",
 }
 
 

@@ -35,7 +35,8 @@ def apply(state: Downtime, e: Envelope) -> Downtime:
         return replace(state, projects={**state.projects, key(p["name"]): project})
     if e.type == "project.ticked":
         k = key(p["name"])
-        return replace(state, projects={**state.projects, k: {**state.projects[k], "filled": p["filled"]}})
+        project = state.projects[k]
+        return replace(state, projects={**state.projects, k: {**project, "filled": project["filled"] + 1}})
     return state
 
 

@@ -51,7 +51,7 @@ TYPES = frozenset({"luck.changed", "skirmish.level_set", "wound.rolled", "wound.
 def apply(state: Skirmishers, e: Envelope) -> Skirmishers:
     p, t = e.payload, e.type
     if t == "luck.changed":
-        return _update(state, p["character"], luck=p["after"])
+        return _update(state, p["character"], luck=min(p["cap"], state.of(p["character"]).luck + p["delta"]))
     if t == "skirmish.level_set":
         return _update(state, p["character"], level=p["level"])
     if t == "wound.rolled":

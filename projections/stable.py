@@ -87,7 +87,7 @@ def _retired(state: Stable, p: dict) -> Stable:
 def _wealth_attempted(state: Stable, p: dict) -> Stable:
     c = state.characters[key(p["character"])]
     return _char(state, p["character"], cash=c.cash - p["wager"],
-                 wealth=p["rank_to"] if p["succeeded"] else c.wealth,
+                 wealth=c.wealth + 1 if p["succeeded"] else c.wealth,
                  wealth_periods=c.wealth_periods | {p["period"]})
 
 
@@ -106,9 +106,11 @@ def _set_aside_paid(state: Stable, p: dict) -> Stable:
 
 
 def _rated(field_name: str, rating: str):
+    """One point off a Save or Skill, never below 0, from the rating the fold holds."""
     def handler(state: Stable, p: dict) -> Stable:
-        c = state.characters[key(p["character"])]
-        return _char(state, p["character"], **{field_name: {**getattr(c, field_name), p[rating]: p["after"]}})
+        ratings = getattr(state.characters[key(p["character"])], field_name)
+        lowered = max(0, ratings.get(p[rating], 0) - 1)
+        return _char(state, p["character"], **{field_name: {**ratings, p[rating]: lowered}})
     return handler
 
 

@@ -74,12 +74,20 @@ def test_a_recording_command_takes_game_date_at_its_end(tmp_path):
     assert event["game_time"] == shown["day"]
 
 
-def test_hoisting_leaves_the_sessions_own_dates_alone():
-    from cli.main import hoist_game_date
-
-    assert hoist_game_date(["session", "open", "--activate", "Bo", "--game-date", "1024-03-01"]) == [
-        "session", "open", "--activate", "Bo", "--game-date", "1024-03-01"]
-    assert hoist_game_date(["--db", "x.db", "roll", "2d6", "--game-date", "1024-03-01"]) == [
-        "--game-date", "1024-03-01", "--db", "x.db", "roll", "2d6"]
-    assert hoist_game_date(["--db", "x.db", "--campaign", "G", "session", "close", "--game-date", "1024-03-04"]) == [
-        "--db", "x.db", "--campaign", "G", "session", "close", "--game-date", "1024-03-04"]
+def test_game_date_is_an_option_before_or_after_the_command_and_the_sessions_own(tmp_path):
+    db = tmp_path / "t.db"
+    run("campaign", "new", "G", "--rules", "coeac", "--start", "1024-03-01", db=db)
+    run("player", "add", "Ann", db=db)
+    run("char", "new", "Bo", "--player", "Ann", "--max-hp", "4", db=db)
+    run("calendar", "advance", "1w", db=db)
+    before = run("--game-date", "1024-03-02", "cash", "Bo", "+1", "--why", "early", "--json", db=db)
+    assert before.returncode == 0, before.stderr
+    twice = run("--game-date", "1024-03-02", "cash", "Bo", "+1", "--why", "x", "--game-date", "1024-03-03", db=db)
+    assert twice.returncode == 1 and "--game-date given twice" in twice.stderr
+    moved = run("--game-date", "1024-03-02", "calendar", "advance", "1d", db=db)
+    assert moved.returncode == 1 and "does not log facts late" in moved.stderr
+    opened = run("session", "open", "--activate", "Bo", "--game-date", "1024-03-09", "--json", db=db)
+    assert opened.returncode == 0, opened.stderr
+    days = {e["type"]: e["game_time"] for e in json.loads(opened.stdout)}
+    shown = json.loads(run("calendar", "show", "--as-of", "1024-03-09", "--json", db=db).stdout)
+    assert days["session.opened"] == shown["day"]

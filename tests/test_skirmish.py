@@ -36,7 +36,8 @@ def test_luck_starts_is_spent_and_regained_within_the_cap(company):
     roll = company.ok("roll", "2d6", "--for", "Sharpe", "--why", "shooting", "--json").json["position"]
     company.ok("luck", "spend", "Sharpe", "--roll", str(roll), "--why", "a missed shot")
     (spent,) = [e for e in company.ok("log", "--type", "luck.changed", "--json").json if e["payload"]["reason"] == "spent"]
-    assert (spent["payload"]["mode"], spent["cause"], spent["payload"]["after"]) == ("reroll", roll, 0)
+    assert (spent["payload"]["mode"], spent["cause"], spent["payload"]["delta"]) == ("reroll", roll, -1)
+    assert sheet(company, "Sharpe")["luck"] == 0
     assert "no luck points left" in company.refused("luck", "spend", "Sharpe", "--why", "again").stderr
     company.ok("luck", "regain", "Sharpe", "5")
     assert sheet(company, "Sharpe")["luck"] == 3  # setting luck_cap

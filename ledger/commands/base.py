@@ -8,7 +8,6 @@ from functools import cached_property
 from typing import Callable, Optional, Sequence, TypeVar
 
 from ledger import replay, text
-from ledger.commands.late import LATE_FACT
 from ledger.envelope import Envelope, NewEvent
 from ledger.errors import BadInput, NotFound, RuleRefused
 from ledger.store import Store, Transaction
@@ -141,18 +140,26 @@ def load(tx: Transaction, name: Optional[str], actor: str = "", point: Optional[
 
 
 def record(store: Store, name: Optional[str], actor: str,
-           decide: Callable[[Context], Sequence[NewEvent]], *, game_date: Optional[str] = None) -> list[Envelope]:
-    """Load, decide, append — one transaction, all or nothing. ``game_date``
-    (or LATE_FACT, set by `tally --game-date`) logs a fact late.
+           decide: Callable[[Context], Sequence[NewEvent]], *, game_date: Optional[str] = None,
+           ruling: Optional[str] = None) -> list[Envelope]:
+    """Load, decide, check along the timeline, append — one transaction, all
+    or nothing. ``game_date`` logs a fact late: the command decides against
+    the campaign as it stood that day, and whatever was recorded for later
+    days must still hold with it (ledger/commands/timeline.py) unless the
+    referee's ``ruling`` accepts it.
 
     The transaction holds the write lock from before the load, so the stream
     versions the store assigns are the ones the decision was taken against."""
-    game_date = game_date or LATE_FACT.get()
+    from ledger.commands import timeline
+
+    if ruling is not None:
+        ruling = clean_text(ruling, "--ruling")
     with store.transaction() as tx:
         ctx = load(tx, name, actor, game_date=game_date)
         # Everything recorded while a session is open belongs to it.
         new_events = [e if e.session is not None else replace(e, session=ctx.session_number)
                       for e in decide(ctx)]
+        new_events = timeline.checked(ctx, new_events, ruling)
         appended = tx.append(ctx.name, new_events, actor=actor)
         if appended:  # derived data, in the same transaction
             replay.take_due_snapshot(tx, ctx.name, appended)

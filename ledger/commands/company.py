@@ -19,7 +19,8 @@ def stronghold_stream(name: str) -> str:
     return f"stronghold:{key(name)}"
 
 
-def found(store, campaign, name: str, *, owner: str, actor: str) -> Envelope:
+def found(store, campaign, name: str, *, owner: str, actor: str,
+          game_date: Optional[str] = None, ruling: Optional[str] = None) -> Envelope:
     name = clean_name(name, "a stronghold's name")
 
     def decide(ctx: Context) -> list[NewEvent]:
@@ -30,7 +31,7 @@ def found(store, campaign, name: str, *, owner: str, actor: str) -> Envelope:
         return [NewEvent(stronghold_stream(name), StrongholdFounded(name=name, owner=holder),
                          game_time=ctx.today, session=ctx.session_number)]
 
-    return record(store, campaign, actor, decide)[0]
+    return record(store, campaign, actor, decide, game_date=game_date, ruling=ruling)[0]
 
 
 def plan_improvement(ctx: Context, name: str, wager: int, by: str, tags: Sequence[str]) -> Plan:
@@ -52,7 +53,8 @@ def plan_improvement(ctx: Context, name: str, wager: int, by: str, tags: Sequenc
 
 
 def improve(store, campaign, name: str, *, wager: int, by: str, tags: Sequence[str], actor: str,
-            hand: Optional[Sequence[int]] = None, dry_run: bool = False):
+            hand: Optional[Sequence[int]] = None, dry_run: bool = False,
+            game_date: Optional[str] = None, ruling: Optional[str] = None):
     if dry_run:
         return query(store, campaign, lambda ctx: plan_improvement(ctx, name, wager, by, tags))
 
@@ -64,15 +66,16 @@ def improve(store, campaign, name: str, *, wager: int, by: str, tags: Sequence[s
                                         why=f"improve {d['stronghold']} to {d['rank_to']}, Ob {plan.ob}")
         succeeded = successes >= plan.ob
         batch.add(stronghold_stream(d["stronghold"]), StrongholdAttempted(
-            name=d["stronghold"], by=plan.character, rank_from=d["rank_from"], rank_to=d["rank_to"], ob=plan.ob,
+            name=d["stronghold"], by=plan.character, rank_from=d["rank_from"], ob=plan.ob,
             wager=wager, successes=successes, succeeded=succeeded, tags=d["tags"] if succeeded else [],
             period=ctx.period), cause=roll)
         return batch.done()
 
-    return record(store, campaign, actor, decide)
+    return record(store, campaign, actor, decide, game_date=game_date, ruling=ruling)
 
 
-def change_reputation(store, campaign, faction: str, delta: int, *, why: str, actor: str) -> Envelope:
+def change_reputation(store, campaign, faction: str, delta: int, *, why: str, actor: str,
+                      game_date: Optional[str] = None, ruling: Optional[str] = None) -> Envelope:
     faction = clean_name(faction, "a faction's name")
     why = clean_text(why, "--why")
 
@@ -80,12 +83,11 @@ def change_reputation(store, campaign, faction: str, delta: int, *, why: str, ac
         ctx.require("coeac")
         if delta == 0:
             raise BadInput("a Reputation change of 0 changes nothing")
-        before = ctx.world.company.rep(faction)
-        limit = coeac.REPUTATION_LIMIT
-        after = max(-limit, min(limit, before + delta))  # l.201: to a limit of ±6; a clamp, not an error
+        # l.201: to a limit of ±6; a clamp, not an error. The fold applies it.
         known = next((n for n, _ in ctx.world.company.reputation.values() if key(n) == key(faction)), faction)
         return [NewEvent(f"faction:{key(faction)}", ReputationChanged(
-            faction=known, requested=delta, before=before, after=after, clamped=after != before + delta, why=why),
+            faction=known, requested=delta, before=ctx.world.company.rep(faction), limit=coeac.REPUTATION_LIMIT,
+            why=why),
             game_time=ctx.today, session=ctx.session_number)]
 
-    return record(store, campaign, actor, decide)[0]
+    return record(store, campaign, actor, decide, game_date=game_date, ruling=ruling)[0]

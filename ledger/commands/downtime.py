@@ -15,7 +15,8 @@ from projections.names import key
 MAX_TICKS = 20
 
 
-def start_project(store, campaign, name: str, *, ticks: int, owner: str, actor: str):
+def start_project(store, campaign, name: str, *, ticks: int, owner: str, actor: str,
+                  game_date: Optional[str] = None, ruling: Optional[str] = None):
     name = clean_name(name, "a project's name")
 
     def decide(ctx: Context) -> list[NewEvent]:
@@ -27,10 +28,11 @@ def start_project(store, campaign, name: str, *, ticks: int, owner: str, actor: 
         return [NewEvent(f"project:{key(name)}", ProjectStarted(name=name, owner=character.name, ticks=ticks),
                          game_time=ctx.today)]
 
-    return record(store, campaign, actor, decide)
+    return record(store, campaign, actor, decide, game_date=game_date, ruling=ruling)
 
 
-def act(store, campaign, name: str, action: str, *, actor: str, project: Optional[str] = None):
+def act(store, campaign, name: str, action: str, *, actor: str, project: Optional[str] = None,
+        game_date: Optional[str] = None, ruling: Optional[str] = None):
     action = clean_text(action, "the action")
 
     def decide(ctx: Context) -> list[NewEvent]:
@@ -54,13 +56,12 @@ def act(store, campaign, name: str, action: str, *, actor: str, project: Optiona
                                                  available_before=available), game_time=ctx.today)]
         if project:
             p = _project(ctx, project, character.name)
-            filled = p["filled"] + 1
             events.append(NewEvent(f"project:{key(p['name'])}", ProjectTicked(
-                name=p["name"], by=character.name, filled=filled, ticks=p["ticks"], done=filled >= p["ticks"]),
+                name=p["name"], by=character.name, ticks=p["ticks"]),
                 game_time=ctx.today))
         return events
 
-    return record(store, campaign, actor, decide)
+    return record(store, campaign, actor, decide, game_date=game_date, ruling=ruling)
 
 
 def _project(ctx: Context, name: str, character: str) -> dict:

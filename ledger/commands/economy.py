@@ -88,7 +88,8 @@ def check_wager(character: Character, wager: int, *, minimum: int = 1) -> None:
 
 # -- treasure ------------------------------------------------------------------
 
-def add_treasure(store, campaign, cash: int, *, source: str, actor: str) -> Envelope:
+def add_treasure(store, campaign, cash: int, *, source: str, actor: str,
+                 game_date: Optional[str] = None, ruling: Optional[str] = None) -> Envelope:
     source = clean_text(source, "--from")
 
     def decide(ctx: Context) -> list[NewEvent]:
@@ -100,11 +101,11 @@ def add_treasure(store, campaign, cash: int, *, source: str, actor: str) -> Enve
                          TreasureFound(cash=cash, source=source, currency=currency(ctx)),
                          game_time=ctx.today, session=ctx.session.number)]
 
-    return record(store, campaign, actor, decide)[0]
+    return record(store, campaign, actor, decide, game_date=game_date, ruling=ruling)[0]
 
 
 def split_treasure(store, campaign, shares: dict[str, int], *, set_aside: Optional[dict[str, int]] = None,
-                   actor: str) -> list[Envelope]:
+                   actor: str, game_date: Optional[str] = None, ruling: Optional[str] = None) -> list[Envelope]:
     def decide(ctx: Context) -> list[NewEvent]:
         session = ctx.session
         if session is None:
@@ -135,7 +136,7 @@ def split_treasure(store, campaign, shares: dict[str, int], *, set_aside: Option
             treasure_into(ctx, batch, named)
         return batch.done()
 
-    return record(store, campaign, actor, decide)
+    return record(store, campaign, actor, decide, game_date=game_date, ruling=ruling)
 
 
 def currency(ctx: Context) -> str:
@@ -179,7 +180,8 @@ def _share(cash: int, who: str) -> int:
     return cash
 
 
-def change_cash(store, campaign, name: str, delta: int, *, why: str, actor: str) -> Envelope:
+def change_cash(store, campaign, name: str, delta: int, *, why: str, actor: str,
+                game_date: Optional[str] = None, ruling: Optional[str] = None) -> Envelope:
     why = clean_text(why, "--why")
 
     def decide(ctx: Context) -> list[NewEvent]:
@@ -191,7 +193,7 @@ def change_cash(store, campaign, name: str, delta: int, *, why: str, actor: str)
         return [NewEvent(character_stream(character.name), CashChanged(character=character.name, delta=delta, why=why),
                          game_time=ctx.today, session=ctx.session_number)]
 
-    return record(store, campaign, actor, decide)[0]
+    return record(store, campaign, actor, decide, game_date=game_date, ruling=ruling)[0]
 
 
 # -- Wealth ---------------------------------------------------------------------
@@ -207,7 +209,8 @@ def plan_wealth(ctx: Context, name: str, wager: int) -> Plan:
 
 
 def improve_wealth(store, campaign, name: str, *, wager: int, actor: str,
-                   hand: Optional[Sequence[int]] = None, dry_run: bool = False):
+                   hand: Optional[Sequence[int]] = None, dry_run: bool = False,
+                   game_date: Optional[str] = None, ruling: Optional[str] = None):
     if dry_run:
         return query(store, campaign, lambda ctx: plan_wealth(ctx, name, wager))
 
@@ -217,12 +220,12 @@ def improve_wealth(store, campaign, name: str, *, wager: int, actor: str,
         roll, _, successes = batch.roll(f"{wager}{coeac.POOL}", character=plan.character,
                                         why=f"improve Wealth to {plan.details['rank_to']}, Ob {plan.ob}")
         batch.add(character_stream(plan.character), WealthAttempted(
-            character=plan.character, rank_from=plan.details["rank_from"], rank_to=plan.details["rank_to"],
+            character=plan.character, rank_from=plan.details["rank_from"],
             ob=plan.ob, wager=wager, successes=successes, succeeded=successes >= plan.ob, period=ctx.period),
             cause=roll)
         return batch.done()
 
-    return record(store, campaign, actor, decide)
+    return record(store, campaign, actor, decide, game_date=game_date, ruling=ruling)
 
 
 # -- buying and selling -----------------------------------------------------------
@@ -252,7 +255,8 @@ def plan_purchase(ctx: Context, name: str, cost: int, wager: int, scarce: bool) 
 
 
 def buy(store, campaign, name: str, item: str, *, cost: int, wager: int, actor: str, scarce: bool = False,
-        hand: Optional[Sequence[int]] = None, dry_run: bool = False):
+        hand: Optional[Sequence[int]] = None, dry_run: bool = False,
+        game_date: Optional[str] = None, ruling: Optional[str] = None):
     item = clean_text(item, "the item", LABEL_LIMIT)
     if dry_run:
         return query(store, campaign, lambda ctx: plan_purchase(ctx, name, cost, wager, scarce))
@@ -273,11 +277,12 @@ def buy(store, campaign, name: str, item: str, *, cost: int, wager: int, actor: 
             cause=cause)
         return batch.done()
 
-    return record(store, campaign, actor, decide)
+    return record(store, campaign, actor, decide, game_date=game_date, ruling=ruling)
 
 
 def sell(store, campaign, name: str, item: str, *, cost: int, actor: str,
-         hand: Optional[Sequence[int]] = None) -> list[Envelope]:
+         hand: Optional[Sequence[int]] = None,
+         game_date: Optional[str] = None, ruling: Optional[str] = None) -> list[Envelope]:
     item = clean_text(item, "the item", LABEL_LIMIT)
 
     def decide(ctx: Context) -> list[NewEvent]:
@@ -296,4 +301,4 @@ def sell(store, campaign, name: str, item: str, *, cost: int, actor: str,
             cash_gained=gained), cause=cause)
         return batch.done()
 
-    return record(store, campaign, actor, decide)
+    return record(store, campaign, actor, decide, game_date=game_date, ruling=ruling)

@@ -16,7 +16,7 @@ RECRUITING_DAYS = 7  # l.615: "it takes a week to recruit any new Followers"
 
 
 def gain(store, campaign, character: str, name: str, *, feat: bool, actor: str,
-         refills: Optional[str] = None) -> Envelope:
+         refills: Optional[str] = None, game_date: Optional[str] = None, ruling: Optional[str] = None) -> Envelope:
     name = clean_name(name, "a Follower's name")
 
     def decide(ctx: Context) -> list[NewEvent]:
@@ -42,7 +42,7 @@ def gain(store, campaign, character: str, name: str, *, feat: bool, actor: str,
             character=owner.name, name=name, feat=feat or filled is not None, refills=filled),
             game_time=ctx.today)]
 
-    return record(store, campaign, actor, decide)[0]
+    return record(store, campaign, actor, decide, game_date=game_date, ruling=ruling)[0]
 
 
 def _lost_in(ctx: Context, character: str, follower: str, session: int) -> bool:
@@ -50,7 +50,8 @@ def _lost_in(ctx: Context, character: str, follower: str, session: int) -> bool:
                for e in ctx.events(types=["follower.lost"], session=session))
 
 
-def lose(store, campaign, character: str, name: str, *, why: str, actor: str) -> Envelope:
+def lose(store, campaign, character: str, name: str, *, why: str, actor: str,
+         game_date: Optional[str] = None, ruling: Optional[str] = None) -> Envelope:
     why = clean_text(why, "--why")
 
     def decide(ctx: Context) -> list[NewEvent]:
@@ -65,4 +66,4 @@ def lose(store, campaign, character: str, name: str, *, why: str, actor: str) ->
             character=owner.name, name=follower[0], why=why, feat=follower[1], ready_day=ready),
             game_time=ctx.today)]
 
-    return record(store, campaign, actor, decide)[0]
+    return record(store, campaign, actor, decide, game_date=game_date, ruling=ruling)[0]

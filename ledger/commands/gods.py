@@ -28,7 +28,8 @@ def worshipper(ctx: Context, name: str) -> tuple[str, Standing]:
 
 
 def adopt(store, campaign, name: str, god: str, *, power: int, alignment: str, actor: str,
-          flatterable: bool = False, sacrifice: str = "unspecified"):
+          flatterable: bool = False, sacrifice: str = "unspecified",
+          game_date: Optional[str] = None, ruling: Optional[str] = None):
     god = clean_name(god, "the god's name")
 
     def decide(ctx: Context) -> list[NewEvent]:
@@ -43,11 +44,12 @@ def adopt(store, campaign, name: str, god: str, *, power: int, alignment: str, a
             character=character.name, god=god, power=power, alignment=clean_text(alignment, "--alignment", 20),
             flatterable=flatterable, sacrifice=clean_text(sacrifice, "--sacrifice", LABEL_LIMIT)), game_time=ctx.today)]
 
-    return record(store, campaign, actor, decide)
+    return record(store, campaign, actor, decide, game_date=game_date, ruling=ruling)
 
 
 def mark(store, campaign, name: str, *, why: str, actor: str, grey: Optional[int] = None,
-         warning: bool = False, hand: Optional[Sequence[int]] = None):
+         warning: bool = False, hand: Optional[Sequence[int]] = None,
+         game_date: Optional[str] = None, ruling: Optional[str] = None):
     why = clean_text(why, "--why")
 
     def decide(ctx: Context) -> list[NewEvent]:
@@ -65,7 +67,7 @@ def mark(store, campaign, name: str, *, why: str, actor: str, grey: Optional[int
             batch.add(stream, GreyMarksGiven(character=character, count=grey, why=why))
             return batch.done()
         black = standing.black + 1
-        batch.add(stream, BlackMarkGiven(character=character, why=why, black_after=black))
+        batch.add(stream, BlackMarkGiven(character=character, why=why))
         threshold = gods.punishment_threshold(standing.power)
         if black >= threshold:  # l.925-929: 50% at the threshold and at every further mark
             roll, _, total = batch.roll("d%", character=character, why="automatic punishment: 50%")
@@ -73,11 +75,12 @@ def mark(store, campaign, name: str, *, why: str, actor: str, grey: Optional[int
                                                 roll=total, punished=total <= 50), cause=roll)
         return batch.done()
 
-    return record(store, campaign, actor, decide)
+    return record(store, campaign, actor, decide, game_date=game_date, ruling=ruling)
 
 
 def pray(store, campaign, name: str, *, actor: str, life_or_death: bool = False, excessive: bool = False,
-         free_hand: bool = False, interference: bool = False, hand: Optional[Sequence[int]] = None):
+         free_hand: bool = False, interference: bool = False, hand: Optional[Sequence[int]] = None,
+         game_date: Optional[str] = None, ruling: Optional[str] = None):
     def decide(ctx: Context) -> list[NewEvent]:
         character, s = worshipper(ctx, name)
         batch = Batch(ctx, hand)
@@ -122,11 +125,11 @@ def pray(store, campaign, name: str, *, actor: str, life_or_death: bool = False,
                                              why="life-or-death prayer answered (001 l.875)"), cause=prayed)
         return batch.done()
 
-    return record(store, campaign, actor, decide)
+    return record(store, campaign, actor, decide, game_date=game_date, ruling=ruling)
 
 
 def crawl(store, campaign, name: str, *, actor: str, thanks: bool = False,
-          hand: Optional[Sequence[int]] = None):
+          hand: Optional[Sequence[int]] = None, game_date: Optional[str] = None, ruling: Optional[str] = None):
     def decide(ctx: Context) -> list[NewEvent]:
         character, s = worshipper(ctx, name)
         if not s.flatterable:
@@ -153,10 +156,11 @@ def crawl(store, campaign, name: str, *, actor: str, thanks: bool = False,
             **common, chance=chance, accepted=total <= chance, effect=effect, bonus=bonus), cause=roll)
         return batch.done()
 
-    return record(store, campaign, actor, decide)
+    return record(store, campaign, actor, decide, game_date=game_date, ruling=ruling)
 
 
-def repent(store, campaign, name: str, *, actor: str, hand: Optional[Sequence[int]] = None):
+def repent(store, campaign, name: str, *, actor: str, hand: Optional[Sequence[int]] = None,
+           game_date: Optional[str] = None, ruling: Optional[str] = None):
     def decide(ctx: Context) -> list[NewEvent]:
         character, s = worshipper(ctx, name)
         if not s.black:
@@ -173,10 +177,11 @@ def repent(store, campaign, name: str, *, actor: str, hand: Optional[Sequence[in
                   cause=roll)
         return batch.done()
 
-    return record(store, campaign, actor, decide)
+    return record(store, campaign, actor, decide, game_date=game_date, ruling=ruling)
 
 
-def sacrifice(store, campaign, name: str, *, why: str, actor: str, marks: int = 1, grey: bool = False):
+def sacrifice(store, campaign, name: str, *, why: str, actor: str, marks: int = 1, grey: bool = False,
+              game_date: Optional[str] = None, ruling: Optional[str] = None):
     why = clean_text(why, "--why")
 
     def decide(ctx: Context) -> list[NewEvent]:
@@ -191,13 +196,14 @@ def sacrifice(store, campaign, name: str, *, why: str, actor: str, marks: int = 
             character=character, black=0 if grey else marks, grey=marks if grey else 0, why=why),
             game_time=ctx.today)]
 
-    return record(store, campaign, actor, decide)
+    return record(store, campaign, actor, decide, game_date=game_date, ruling=ruling)
 
 
 MAX_BATTLE_ROUNDS = 50  # a draw repeats; this only guards a hand-rolled list that never ends
 
 
-def battle(store, campaign, name: str, opponent: str, *, actor: str, hand: Optional[Sequence[int]] = None):
+def battle(store, campaign, name: str, opponent: str, *, actor: str, hand: Optional[Sequence[int]] = None,
+           game_date: Optional[str] = None, ruling: Optional[str] = None):
     """Both sides' pleas were answered: the gods fight it out (001 l.933-962)."""
     def decide(ctx: Context) -> list[NewEvent]:
         character, mine = worshipper(ctx, name)
@@ -225,4 +231,4 @@ def battle(store, campaign, name: str, opponent: str, *, actor: str, hand: Optio
             cause=first)
         return batch.done()
 
-    return record(store, campaign, actor, decide)
+    return record(store, campaign, actor, decide, game_date=game_date, ruling=ruling)

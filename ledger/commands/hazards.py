@@ -33,14 +33,14 @@ def down_and_out(batch: Batch, character: Character, why: str = "Down and Out") 
         pick, _, face = batch.roll(f"1d{len(coeac.SAVES)}", character=name, why="Trauma: which Save")
         save = coeac.SAVES[face - 1]
         before = character.saves.get(save, 0)
-        batch.add(stream, SaveLost(character=name, save=save, before=before, after=max(0, before - 1)), cause=pick)
+        batch.add(stream, SaveLost(character=name, save=save, before=before), cause=pick)
     elif result == "skills_lost":
         remaining = list(coeac.SKILLS)
         for _ in range(2):  # two different Skills
             pick, _, face = batch.roll(f"1d{len(remaining)}", character=name, why="Impairment: which Skill")
             skill = remaining.pop(face - 1)
             before = character.skills.get(skill, 0)
-            batch.add(stream, SkillReduced(character=name, skill=skill, before=before, after=max(0, before - 1)),
+            batch.add(stream, SkillReduced(character=name, skill=skill, before=before),
                       cause=pick)
     elif result == "gear_broken":
         batch.add(stream, GearBroken(character=name, items=3,
@@ -52,11 +52,12 @@ def down_and_out(batch: Batch, character: Character, why: str = "Down and Out") 
 
 
 def roll_down_and_out(store: Store, campaign: Optional[str], name: str, *, actor: str,
-                      hand: Optional[Sequence[int]] = None) -> list[Envelope]:
+                      hand: Optional[Sequence[int]] = None,
+                      game_date: Optional[str] = None, ruling: Optional[str] = None) -> list[Envelope]:
     def decide(ctx: Context) -> list[NewEvent]:
         ctx.require("coeac")
         batch = Batch(ctx, hand)
         down_and_out(batch, find_character(ctx, name))
         return batch.done()
 
-    return record(store, campaign, actor, decide)
+    return record(store, campaign, actor, decide, game_date=game_date, ruling=ruling)

@@ -25,7 +25,7 @@ def starting_luck(ctx: Context, batch: Batch, character: str) -> None:
     start, cap = int(ctx.campaign.settings["luck_start"]), int(ctx.campaign.settings["luck_cap"])
     if start:
         batch.add(character_stream(character), LuckChanged(character=character, delta=min(start, cap),
-                                                           reason="start", cap=cap, after=min(start, cap)))
+                                                           reason="start", cap=cap))
 
 
 def refresh_luck(ctx: Context, batch: Batch, character: str) -> None:
@@ -35,10 +35,11 @@ def refresh_luck(ctx: Context, batch: Batch, character: str) -> None:
     target = min(start, cap)
     if held < target:
         batch.add(character_stream(character), LuckChanged(character=character, delta=target - held,
-                                                           reason="regained", cap=cap, after=target))
+                                                           reason="regained", cap=cap))
 
 
-def spend_luck(store, campaign, name: str, *, mode: str, why: str, actor: str, roll: Optional[int] = None):
+def spend_luck(store, campaign, name: str, *, mode: str, why: str, actor: str, roll: Optional[int] = None,
+               game_date: Optional[str] = None, ruling: Optional[str] = None):
     why = clean_text(why, "--why")
 
     def decide(ctx: Context) -> list[NewEvent]:
@@ -51,12 +52,13 @@ def spend_luck(store, campaign, name: str, *, mode: str, why: str, actor: str, r
             raise NotFound(f"there is no roll at position {roll} to re-roll")
         return [NewEvent(character_stream(character), LuckChanged(
             character=character, delta=-1, reason="spent", cap=int(ctx.campaign.settings["luck_cap"]),
-            after=s.luck - 1, mode=mode.replace("-", "_"), roll=roll), game_time=ctx.today, cause=roll)]
+            mode=mode.replace("-", "_"), roll=roll), game_time=ctx.today, cause=roll)]
 
-    return record(store, campaign, actor, decide)
+    return record(store, campaign, actor, decide, game_date=game_date, ruling=ruling)
 
 
-def regain_luck(store, campaign, name: str, amount: int, *, actor: str):
+def regain_luck(store, campaign, name: str, amount: int, *, actor: str,
+                game_date: Optional[str] = None, ruling: Optional[str] = None):
     def decide(ctx: Context) -> list[NewEvent]:
         character, s = skirmisher(ctx, name)
         cap = int(ctx.campaign.settings["luck_cap"])
@@ -64,14 +66,14 @@ def regain_luck(store, campaign, name: str, amount: int, *, actor: str):
             raise BadInput("regain at least 1 luck point")
         if s.luck >= cap:
             raise RuleRefused(f"{character} already holds {s.luck} luck, the cap (setting luck_cap)")
-        after = min(cap, s.luck + amount)
         return [NewEvent(character_stream(character), LuckChanged(
-            character=character, delta=after - s.luck, reason="regained", cap=cap, after=after), game_time=ctx.today)]
+            character=character, delta=amount, reason="regained", cap=cap), game_time=ctx.today)]
 
-    return record(store, campaign, actor, decide)
+    return record(store, campaign, actor, decide, game_date=game_date, ruling=ruling)
 
 
-def set_level(store, campaign, name: str, level: int, *, why: str, actor: str):
+def set_level(store, campaign, name: str, level: int, *, why: str, actor: str,
+              game_date: Optional[str] = None, ruling: Optional[str] = None):
     why = clean_text(why, "--why")
 
     def decide(ctx: Context) -> list[NewEvent]:
@@ -83,7 +85,7 @@ def set_level(store, campaign, name: str, level: int, *, why: str, actor: str):
         return [NewEvent(character_stream(character), SkirmishLevelSet(character=character, level=level, why=why),
                          game_time=ctx.today)]
 
-    return record(store, campaign, actor, decide)
+    return record(store, campaign, actor, decide, game_date=game_date, ruling=ruling)
 
 
 def _wound_roll(batch: Batch, character: str, number: int) -> None:
@@ -92,18 +94,19 @@ def _wound_roll(batch: Batch, character: str, number: int) -> None:
                                                        result=rules.wound_result(total)), cause=roll)
 
 
-def wound(store, campaign, name: str, *, actor: str, hand: Optional[Sequence[int]] = None):
+def wound(store, campaign, name: str, *, actor: str, hand: Optional[Sequence[int]] = None,
+          game_date: Optional[str] = None, ruling: Optional[str] = None):
     def decide(ctx: Context) -> list[NewEvent]:
         character, s = skirmisher(ctx, name)
         batch = Batch(ctx, hand)
         _wound_roll(batch, character, len(s.wounds) + 1)
         return batch.done()
 
-    return record(store, campaign, actor, decide)
+    return record(store, campaign, actor, decide, game_date=game_date, ruling=ruling)
 
 
 def heal(store, campaign, name: str, number: int, *, bonus: int, actor: str,
-         hand: Optional[Sequence[int]] = None):
+         hand: Optional[Sequence[int]] = None, game_date: Optional[str] = None, ruling: Optional[str] = None):
     def decide(ctx: Context) -> list[NewEvent]:
         character, s = skirmisher(ctx, name)
         target = next((w for w in s.wounds if w["number"] == number), None)
@@ -121,10 +124,11 @@ def heal(store, campaign, name: str, number: int, *, bonus: int, actor: str,
             _wound_roll(batch, character, len(s.wounds) + 1)
         return batch.done()
 
-    return record(store, campaign, actor, decide)
+    return record(store, campaign, actor, decide, game_date=game_date, ruling=ruling)
 
 
-def check_open_wounds(store, campaign, name: str, *, actor: str, hand: Optional[Sequence[int]] = None):
+def check_open_wounds(store, campaign, name: str, *, actor: str, hand: Optional[Sequence[int]] = None,
+                      game_date: Optional[str] = None, ruling: Optional[str] = None):
     def decide(ctx: Context) -> list[NewEvent]:
         character, s = skirmisher(ctx, name)
         open_wounds = [w for w in s.wounds if w["result"] == "open" and w["state"] == "unhealed"]
@@ -141,10 +145,11 @@ def check_open_wounds(store, campaign, name: str, *, actor: str, hand: Optional[
                 break
         return batch.done()
 
-    return record(store, campaign, actor, decide)
+    return record(store, campaign, actor, decide, game_date=game_date, ruling=ruling)
 
 
-def change_renown(store, campaign, name: str, delta: int, *, why: str, actor: str):
+def change_renown(store, campaign, name: str, delta: int, *, why: str, actor: str,
+                  game_date: Optional[str] = None, ruling: Optional[str] = None):
     why = clean_text(why, "--why")
 
     def decide(ctx: Context) -> list[NewEvent]:
@@ -154,10 +159,11 @@ def change_renown(store, campaign, name: str, delta: int, *, why: str, actor: st
         return [NewEvent(character_stream(character), RenownChanged(character=character, delta=delta, why=why),
                          game_time=ctx.today)]
 
-    return record(store, campaign, actor, decide)
+    return record(store, campaign, actor, decide, game_date=game_date, ruling=ruling)
 
 
-def wear(store, campaign, name: str, clothing: str, *, actor: str):
+def wear(store, campaign, name: str, clothing: str, *, actor: str,
+         game_date: Optional[str] = None, ruling: Optional[str] = None):
     def decide(ctx: Context) -> list[NewEvent]:
         character, _ = skirmisher(ctx, name)
         proper = rules.clothing(clothing)
@@ -166,4 +172,4 @@ def wear(store, campaign, name: str, clothing: str, *, actor: str):
         return [NewEvent(character_stream(character), ClothingWorn(
             character=character, clothing=proper, renown_modifier=rules.CLOTHING_RENOWN[proper]), game_time=ctx.today)]
 
-    return record(store, campaign, actor, decide)
+    return record(store, campaign, actor, decide, game_date=game_date, ruling=ruling)

@@ -20,7 +20,8 @@ from projections.stable import Character
 RESERVED = {"company"}  # a stronghold's owner may be the Company
 
 
-def add_player(store: Store, campaign: Optional[str], name: str, *, actor: str) -> Envelope:
+def add_player(store: Store, campaign: Optional[str], name: str, *, actor: str,
+               game_date: Optional[str] = None, ruling: Optional[str] = None) -> Envelope:
     name = clean_name(name, "a player's name")
 
     def decide(ctx: Context) -> list[NewEvent]:
@@ -31,7 +32,7 @@ def add_player(store: Store, campaign: Optional[str], name: str, *, actor: str) 
         return [NewEvent(player_stream(name), PlayerAdded(name=name), game_time=ctx.today,
                          session=ctx.session_number)]
 
-    return record(store, campaign, actor, decide)[0]
+    return record(store, campaign, actor, decide, game_date=game_date, ruling=ruling)[0]
 
 
 def _ratings(ctx: Context, given: dict[str, int], canonical, names: Sequence[str], what: str) -> dict[str, int]:
@@ -51,7 +52,8 @@ def new_character(store: Store, campaign: Optional[str], name: str, *, player: s
                   saves: Optional[dict[str, int]] = None, max_hp: Optional[int] = None,
                   opening: Optional[dict[str, int]] = None,
                   retirement_skills: Optional[Sequence[str]] = None,
-                  spend: Optional[dict[str, int]] = None, hand: Optional[Sequence[int]] = None) -> list[Envelope]:
+                  spend: Optional[dict[str, int]] = None, hand: Optional[Sequence[int]] = None,
+                  game_date: Optional[str] = None, ruling: Optional[str] = None) -> list[Envelope]:
     name = clean_name(name, "a character's name")
 
     def decide(ctx: Context) -> list[NewEvent]:
@@ -90,7 +92,7 @@ def new_character(store: Store, campaign: Optional[str], name: str, *, player: s
             starting_luck(ctx, batch, name)
         return batch.done()
 
-    return record(store, campaign, actor, decide)
+    return record(store, campaign, actor, decide, game_date=game_date, ruling=ruling)
 
 
 def _opening(opening: dict[str, int]) -> dict[str, int]:
@@ -130,7 +132,8 @@ def _legacy(owner, retirement_skills, ctx: Context) -> dict:
 
 
 def retire(store: Store, campaign: Optional[str], name: str, *, actor: str,
-           rep_faction: Optional[str] = None, hand: Optional[Sequence[int]] = None) -> list[Envelope]:
+           rep_faction: Optional[str] = None, hand: Optional[Sequence[int]] = None,
+           game_date: Optional[str] = None, ruling: Optional[str] = None) -> list[Envelope]:
     def decide(ctx: Context) -> list[NewEvent]:
         ctx.require("coeac")
         character = find_character(ctx, name)
@@ -153,7 +156,7 @@ def retire(store: Store, campaign: Optional[str], name: str, *, actor: str,
             _faction_roll(ctx, batch, character, faction)
         return batch.done()
 
-    return record(store, campaign, actor, decide)
+    return record(store, campaign, actor, decide, game_date=game_date, ruling=ruling)
 
 
 def _faction_roll(ctx: Context, batch: Batch, character: Character, faction: str) -> None:
@@ -163,7 +166,6 @@ def _faction_roll(ctx: Context, batch: Batch, character: Character, faction: str
                                 why=f"retirement: faction roll for {faction}")
     before = ctx.world.company.rep(faction)
     if total > before:
-        after = min(coeac.REPUTATION_LIMIT, before + 1)
         batch.add(f"faction:{key(faction)}", ReputationChanged(
-            faction=faction, requested=1, before=before, after=after, clamped=after != before + 1,
+            faction=faction, requested=1, before=before, limit=coeac.REPUTATION_LIMIT,
             why=f"{character.name} retired: 1d6+{bonus} = {total} > {before}"), cause=roll)

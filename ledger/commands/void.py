@@ -23,7 +23,7 @@ UNVOIDABLE = {
 
 
 def void(store: Store, campaign: Optional[str], position: int, *, why: str,
-         actor: str) -> Envelope:
+         actor: str, ruling: Optional[str] = None) -> Envelope:
     reason = clean_text(why, "--why")
 
     def decide(ctx: Context) -> list[NewEvent]:
@@ -46,7 +46,7 @@ def void(store: Store, campaign: Optional[str], position: int, *, why: str,
         event = EventVoided(target=position, target_type=target.type, reason=reason, ruled_by=actor)
         return [NewEvent(target.stream, event, game_time=ctx.today, cause=position)]
 
-    return record(store, campaign, actor, decide)[0]
+    return record(store, campaign, actor, decide, ruling=ruling)[0]
 
 
 def _resting_on(ctx: Context, withdrawn: set[int]) -> Optional[Envelope]:

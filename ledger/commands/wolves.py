@@ -48,7 +48,8 @@ def raider(ctx: Context, name: str, active: bool = True):
     return character.name, ctx.world.band.of(character.name)
 
 
-def change_silver(store, campaign, name: str, delta: int, *, why: str, actor: str):
+def change_silver(store, campaign, name: str, delta: int, *, why: str, actor: str,
+                  game_date: Optional[str] = None, ruling: Optional[str] = None):
     why = clean_text(why, "--why")
 
     def decide(ctx: Context) -> list[NewEvent]:
@@ -60,10 +61,11 @@ def change_silver(store, campaign, name: str, delta: int, *, why: str, actor: st
         return [NewEvent(character_stream(character), SilverChanged(character=character, delta=delta, why=why),
                          game_time=ctx.today)]
 
-    return record(store, campaign, actor, decide)
+    return record(store, campaign, actor, decide, game_date=game_date, ruling=ruling)
 
 
-def companion_joins(store, campaign, name: str, companion: str, *, actor: str):
+def companion_joins(store, campaign, name: str, companion: str, *, actor: str,
+                    game_date: Optional[str] = None, ruling: Optional[str] = None):
     companion = clean_name(companion, "the companion's name")
 
     def decide(ctx: Context) -> list[NewEvent]:
@@ -75,10 +77,11 @@ def companion_joins(store, campaign, name: str, companion: str, *, actor: str):
         return [NewEvent(character_stream(character), CompanionJoined(character=character, name=companion,
                                                                       allowed=allowed), game_time=ctx.today)]
 
-    return record(store, campaign, actor, decide)
+    return record(store, campaign, actor, decide, game_date=game_date, ruling=ruling)
 
 
-def companion_leaves(store, campaign, name: str, companion: str, *, why: str, actor: str):
+def companion_leaves(store, campaign, name: str, companion: str, *, why: str, actor: str,
+                     game_date: Optional[str] = None, ruling: Optional[str] = None):
     why = clean_text(why, "--why")
 
     def decide(ctx: Context) -> list[NewEvent]:
@@ -89,10 +92,11 @@ def companion_leaves(store, campaign, name: str, companion: str, *, why: str, ac
         return [NewEvent(character_stream(character), CompanionLeft(character=character, name=found, why=why),
                          game_time=ctx.today)]
 
-    return record(store, campaign, actor, decide)
+    return record(store, campaign, actor, decide, game_date=game_date, ruling=ruling)
 
 
-def hire(store, campaign, name: str, kind: str, *, actor: str, hireling: Optional[str] = None):
+def hire(store, campaign, name: str, kind: str, *, actor: str, hireling: Optional[str] = None,
+         game_date: Optional[str] = None, ruling: Optional[str] = None):
     def decide(ctx: Context) -> list[NewEvent]:
         character, r = raider(ctx, name)
         proper = rules.hireling_type(kind)
@@ -105,10 +109,11 @@ def hire(store, campaign, name: str, kind: str, *, actor: str, hireling: Optiona
         return [NewEvent(character_stream(character), HirelingHired(
             character=character, name=label, kind=proper, wage=rules.WAGES[proper]), game_time=ctx.today)]
 
-    return record(store, campaign, actor, decide)
+    return record(store, campaign, actor, decide, game_date=game_date, ruling=ruling)
 
 
-def dismiss(store, campaign, name: str, hireling: str, *, actor: str):
+def dismiss(store, campaign, name: str, hireling: str, *, actor: str,
+            game_date: Optional[str] = None, ruling: Optional[str] = None):
     def decide(ctx: Context) -> list[NewEvent]:
         character, r = raider(ctx, name, active=False)
         found = next((n for n, h in r.hirelings.items() if key(n) == key(hireling) and h["dismissed"] is None), None)
@@ -119,10 +124,11 @@ def dismiss(store, campaign, name: str, hireling: str, *, actor: str):
         return [NewEvent(character_stream(character), HirelingDismissed(
             character=character, name=found, days=days, wages_due=days * h["wage"]), game_time=ctx.today)]
 
-    return record(store, campaign, actor, decide)
+    return record(store, campaign, actor, decide, game_date=game_date, ruling=ruling)
 
 
-def pay_wages(store, campaign, name: str, amount: int, *, actor: str):
+def pay_wages(store, campaign, name: str, amount: int, *, actor: str,
+              game_date: Optional[str] = None, ruling: Optional[str] = None):
     def decide(ctx: Context) -> list[NewEvent]:
         character, r = raider(ctx, name, active=False)
         owed = r.wages_earned(ctx.today) - r.wages_paid
@@ -135,11 +141,12 @@ def pay_wages(store, campaign, name: str, amount: int, *, actor: str):
         return [NewEvent(character_stream(character), WagesPaid(character=character, amount=amount),
                          game_time=ctx.today)]
 
-    return record(store, campaign, actor, decide)
+    return record(store, campaign, actor, decide, game_date=game_date, ruling=ruling)
 
 
 def make_boast(store, campaign, name: str, boast: str, *, reward: str, actor: str,
-               raised_by: Optional[str] = None, complications: int = 0):
+               raised_by: Optional[str] = None, complications: int = 0,
+               game_date: Optional[str] = None, ruling: Optional[str] = None):
     boast = clean_text(boast, "the boast")
 
     def decide(ctx: Context) -> list[NewEvent]:
@@ -158,10 +165,11 @@ def make_boast(store, campaign, name: str, boast: str, *, reward: str, actor: st
             character=character, boast=boast, reward=field_name, bonus=1 + complications, raised_by=rival,
             complications=complications), game_time=ctx.today)]
 
-    return record(store, campaign, actor, decide)
+    return record(store, campaign, actor, decide, game_date=game_date, ruling=ruling)
 
 
-def resolve_boast(store, campaign, name: str, outcome: str, *, actor: str):
+def resolve_boast(store, campaign, name: str, outcome: str, *, actor: str,
+                  game_date: Optional[str] = None, ruling: Optional[str] = None):
     def decide(ctx: Context) -> list[NewEvent]:
         character, r = raider(ctx, name, active=False)
         if outcome not in ("kept", "failed", "shirked"):
@@ -172,11 +180,11 @@ def resolve_boast(store, campaign, name: str, outcome: str, *, actor: str):
             character=character, boast=r.boast["boast"], outcome=outcome, reward=r.boast["reward"],
             bonus=r.boast["bonus"], kept=outcome == "kept"), game_time=ctx.today)]
 
-    return record(store, campaign, actor, decide)
+    return record(store, campaign, actor, decide, game_date=game_date, ruling=ruling)
 
 
 def add_ship(store, campaign, name: str, *, kind: str, actor: str, rowers: int = 0, food_days: int = 0,
-             how: str = "taken"):
+             how: str = "taken", game_date: Optional[str] = None, ruling: Optional[str] = None):
     name = clean_name(name, "the ship's name")
 
     def decide(ctx: Context) -> list[NewEvent]:
@@ -192,4 +200,4 @@ def add_ship(store, campaign, name: str, *, kind: str, actor: str, rowers: int =
             name=name, kind=proper, value=rules.SHIP_VALUES[proper], rowers=rowers, food_days=food_days,
             how=clean_text(how, "--how", LABEL_LIMIT)), game_time=ctx.today)]
 
-    return record(store, campaign, actor, decide)
+    return record(store, campaign, actor, decide, game_date=game_date, ruling=ruling)

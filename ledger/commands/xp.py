@@ -49,7 +49,8 @@ def treasure_into(ctx: Context, batch: Batch, shares: dict[str, int]) -> None:
                    treasure=units)
 
 
-def award(store, campaign, name: str, amount: int, *, why: str, actor: str):
+def award(store, campaign, name: str, amount: int, *, why: str, actor: str,
+          game_date: Optional[str] = None, ruling: Optional[str] = None):
     why = clean_text(why, "--why")
 
     def decide(ctx: Context) -> list[NewEvent]:
@@ -64,10 +65,11 @@ def award(store, campaign, name: str, amount: int, *, why: str, actor: str):
         award_into(ctx, batch, character.name, amount, source="referee", why=why)
         return batch.done()
 
-    return record(store, campaign, actor, decide)
+    return record(store, campaign, actor, decide, game_date=game_date, ruling=ruling)
 
 
-def swear(store, campaign, name: str, vow: str, *, actor: str):
+def swear(store, campaign, name: str, vow: str, *, actor: str,
+          game_date: Optional[str] = None, ruling: Optional[str] = None):
     vow = clean_text(vow, "the vow")
 
     def decide(ctx: Context) -> list[NewEvent]:
@@ -79,10 +81,11 @@ def swear(store, campaign, name: str, vow: str, *, actor: str):
         return [NewEvent(character_stream(character.name), VowSworn(character=character.name, vow=vow),
                          game_time=ctx.today)]
 
-    return record(store, campaign, actor, decide)
+    return record(store, campaign, actor, decide, game_date=game_date, ruling=ruling)
 
 
-def fulfil(store, campaign, name: str, *, actor: str, xp: Optional[int] = None):
+def fulfil(store, campaign, name: str, *, actor: str, xp: Optional[int] = None,
+           game_date: Optional[str] = None, ruling: Optional[str] = None):
     def decide(ctx: Context) -> list[NewEvent]:
         ctx.require("xp")
         character = find_character(ctx, name)
@@ -112,10 +115,10 @@ def fulfil(store, campaign, name: str, *, actor: str, xp: Optional[int] = None):
             award_into(ctx, batch, character.name, amount, source="vow", why=f"vow fulfilled: {progress.vow}")
         return batch.done()
 
-    return record(store, campaign, actor, decide)
+    return record(store, campaign, actor, decide, game_date=game_date, ruling=ruling)
 
 
-def abandon(store, campaign, name: str, *, actor: str):
+def abandon(store, campaign, name: str, *, actor: str, game_date: Optional[str] = None, ruling: Optional[str] = None):
     def decide(ctx: Context) -> list[NewEvent]:
         ctx.require("xp")
         character = find_character(ctx, name)
@@ -125,4 +128,4 @@ def abandon(store, campaign, name: str, *, actor: str):
         return [NewEvent(character_stream(character.name), VowAbandoned(character=character.name, vow=vow),
                          game_time=ctx.today)]
 
-    return record(store, campaign, actor, decide)
+    return record(store, campaign, actor, decide, game_date=game_date, ruling=ruling)

@@ -29,3 +29,14 @@ class EventVoided(EventModel):
     target_type: str
     reason: str
     ruled_by: str
+
+
+@register
+class RulingRecorded(EventModel):
+    """The referee's ruling that accepts a fact logged late (or a void) although
+    it breaks what a later event rested on; appended with it, caused by it."""
+
+    type: Literal["ledger.ruling"] = "ledger.ruling"
+    ruling: str
+    breaks: str  # the first later event it breaks and what would no longer hold
+    ruled_by: str

@@ -3,7 +3,7 @@ figures used (Ob, pool, rule in force), so no reader needs the rules."""
 
 from typing import Literal, Optional
 
-from ledger.events.registry import EventModel, register
+from ledger.events.registry import EventModel, register, upcaster
 
 
 @register
@@ -17,10 +17,14 @@ class IncomeRolled(EventModel):
 
 @register
 class WealthAttempted(EventModel):
+    """A success raises Wealth one rank from what it is when folded;
+    ``rank_from`` is the premise the Ob was set on (checked along the
+    timeline when a fact is logged late)."""
+
     type: Literal["wealth.attempted"] = "wealth.attempted"
+    schema_version = 2
     character: str
     rank_from: int
-    rank_to: int
     ob: int
     wager: int
     successes: int
@@ -74,20 +78,36 @@ class MaxHpChanged(EventModel):
 
 @register
 class SaveLost(EventModel):
+    """One point off a Save, never below 0: the fold computes the rating."""
+
     type: Literal["save.lost"] = "save.lost"
+    schema_version = 2
     character: str
     save: str
-    before: int
-    after: int
+    before: int  # the rating when it was decided
+
+
+@upcaster("save.lost", 1)
+def _save_v1(payload: dict) -> dict:
+    payload.pop("after", None)
+    return payload
 
 
 @register
 class SkillReduced(EventModel):
+    """One point off a Skill, never below 0: the fold computes the rating."""
+
     type: Literal["skill.reduced"] = "skill.reduced"
+    schema_version = 2
     character: str
     skill: str
-    before: int
-    after: int
+    before: int  # the rating when it was decided
+
+
+@upcaster("skill.reduced", 1)
+def _skill_v1(payload: dict) -> dict:
+    payload.pop("after", None)
+    return payload
 
 
 @register
@@ -107,11 +127,13 @@ class StrongholdFounded(EventModel):
 
 @register
 class StrongholdAttempted(EventModel):
+    """As WealthAttempted: a success adds one rank; ``rank_from`` is the premise."""
+
     type: Literal["stronghold.attempted"] = "stronghold.attempted"
+    schema_version = 2
     name: str
     by: str
     rank_from: int
-    rank_to: int
     ob: int
     wager: int
     successes: int
@@ -122,13 +144,36 @@ class StrongholdAttempted(EventModel):
 
 @register
 class ReputationChanged(EventModel):
+    """The change asked for and the clamp in force (l.201: ±limit); the fold
+    computes the result. ``before`` is what the referee saw when deciding."""
+
     type: Literal["reputation.changed"] = "reputation.changed"
+    schema_version = 2
     faction: str
     requested: int
     before: int
-    after: int
-    clamped: bool
+    limit: int
     why: str
+
+
+@upcaster("wealth.attempted", 1)
+def _wealth_v1(payload: dict) -> dict:
+    payload.pop("rank_to", None)
+    return payload
+
+
+@upcaster("stronghold.attempted", 1)
+def _stronghold_v1(payload: dict) -> dict:
+    payload.pop("rank_to", None)
+    return payload
+
+
+@upcaster("reputation.changed", 1)
+def _reputation_v1(payload: dict) -> dict:
+    # v1 stored the result; a clamped one shows the limit it met, the rule's ±6 otherwise.
+    after, clamped = payload.pop("after"), payload.pop("clamped")
+    payload["limit"] = abs(after) if clamped else 6
+    return payload
 
 
 @register

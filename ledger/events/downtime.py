@@ -2,7 +2,7 @@
 
 from typing import Literal, Optional
 
-from ledger.events.registry import EventModel, register
+from ledger.events.registry import EventModel, register, upcaster
 
 
 @register
@@ -24,9 +24,17 @@ class ProjectStarted(EventModel):
 
 @register
 class ProjectTicked(EventModel):
+    """One tick on a project's clock of ``ticks``; the fold counts them."""
+
     type: Literal["project.ticked"] = "project.ticked"
+    schema_version = 2
     name: str
     by: str
-    filled: int
     ticks: int
-    done: bool
+
+
+@upcaster("project.ticked", 1)
+def _ticked_v1(payload: dict) -> dict:
+    payload.pop("filled", None)
+    payload.pop("done", None)
+    return payload

@@ -3,7 +3,7 @@ every modifier and every die, so a reader needs no table to follow them."""
 
 from typing import Literal, Optional
 
-from ledger.events.registry import EventModel, register
+from ledger.events.registry import EventModel, register, upcaster
 
 
 @register
@@ -19,10 +19,18 @@ class GodAdopted(EventModel):
 
 @register
 class BlackMarkGiven(EventModel):
+    """One more black mark; the fold counts them."""
+
     type: Literal["god.black_mark"] = "god.black_mark"
+    schema_version = 2
     character: str
     why: str
-    black_after: int
+
+
+@upcaster("god.black_mark", 1)
+def _black_mark_v1(payload: dict) -> dict:
+    payload.pop("black_after", None)
+    return payload
 
 
 @register

@@ -2,17 +2,19 @@
 
 from typing import Literal, Optional
 
-from ledger.events.registry import EventModel, register
+from ledger.events.registry import EventModel, register, upcaster
 
 
 @register
 class LuckChanged(EventModel):
+    """A change of luck and the cap in force: the fold adds it, up to the cap."""
+
     type: Literal["luck.changed"] = "luck.changed"
+    schema_version = 2
     character: str
     delta: int
     reason: str  # start | spent | regained
     cap: int  # luck_cap in force
-    after: int
     mode: Optional[str] = None  # spent: reroll | force_reroll
     roll: Optional[int] = None  # the position of the roll re-rolled
 
@@ -68,3 +70,9 @@ class ClothingWorn(EventModel):
     character: str
     clothing: str
     renown_modifier: int
+
+
+@upcaster("luck.changed", 1)
+def _luck_v1(payload: dict) -> dict:
+    payload.pop("after", None)
+    return payload

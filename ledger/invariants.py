@@ -1,0 +1,204 @@
+"""What must hold along a campaign's timeline, in one place.
+
+Two kinds of check, each a small function of the world and one event:
+
+* ``premises(world, e)``: what the event's decision rested on, against the
+  world just before it (a Wealth attempt made "from rank 2" must still see
+  rank 2; one attempt per session; one open vow; one pending boast; levels
+  only in safe time);
+* ``invariants(world, e)``: what must hold after it, for whatever the event
+  touched (Cash and silver never below zero, Wealth 0-12, luck never below
+  zero, a project clock never past full).
+
+Each returns what would no longer hold, in a few words, or None. A fact
+logged late (or a void) is folded along the timeline with these checks
+(ledger/commands/timeline.py); ordinary commands check the same rules
+when they decide.
+"""
+
+from __future__ import annotations
+
+from typing import Callable, Optional
+
+from ledger.envelope import Envelope
+from ledger.rules.coeac import MAX_STRONGHOLD, MAX_WEALTH
+from projections.names import key
+from projections.world import World
+
+Check = Callable[[World, dict], Optional[str]]
+DayCheck = Callable[[World, dict, int], Optional[str]]  # and the event's game day
+
+
+def _character(world: World, name: str):
+    return world.stable.characters.get(key(name))
+
+
+# -- premises: the world before the event -------------------------------------
+
+def _wealth_attempt(world: World, p: dict) -> Optional[str]:
+    c = _character(world, p["character"])
+    if c is None:
+        return None
+    if c.wealth != p["rank_from"]:
+        return f"{c.name}'s Wealth would be {c.wealth}, not {p['rank_from']} as the attempt was decided on"
+    if p["period"] in c.wealth_periods:
+        return f"{c.name} would have two Wealth attempts in {p['period']} (one per session, 004 l.171)"
+    return None
+
+
+def _stronghold_attempt(world: World, p: dict) -> Optional[str]:
+    s = world.company.stronghold(p["name"])
+    if s is None:
+        return None
+    if s.rating != p["rank_from"]:
+        return f"{s.name} would be rated {s.rating}, not {p['rank_from']} as the attempt was decided on"
+    if p["period"] in s.periods:
+        return f"{s.name} would have two improvement attempts in {p['period']} (one per session, 004 l.186)"
+    return None
+
+
+def _wealth_figure(field: str) -> Check:
+    def check(world: World, p: dict) -> Optional[str]:
+        c = _character(world, p["character"])
+        if c is not None and c.wealth != p[field]:
+            return f"{c.name}'s Wealth would be {c.wealth}, not {p[field]} as the roll was decided on"
+        return None
+    return check
+
+
+def _vow_sworn(world: World, p: dict) -> Optional[str]:
+    open_vow = world.advancement.of(p["character"]).vow
+    if open_vow is not None:
+        return f"{p['character']} would already hold an open vow ({open_vow}): one at a time"
+    return None
+
+
+def _boast_made(world: World, p: dict) -> Optional[str]:
+    pending = world.band.of(p["character"]).boast
+    if pending is not None:
+        return f"{p['character']} would already have a boast pending ({pending.get('boast')}): one at a time"
+    return None
+
+
+def _level_attained(world: World, p: dict) -> Optional[str]:
+    level = world.advancement.of(p["character"]).level
+    if p["level"] != level + 1:
+        return f"{p['character']} would be level {level}, so this is not level {p['level']} attained next"
+    current = world.sessions.current
+    if current is not None and current.is_activated(p["character"]):
+        return f"{p['character']} would be out on session {current.number}'s expedition: levels only in safe time"
+    return None
+
+
+def _prayer(world: World, p: dict) -> Optional[str]:
+    s = world.divine.of(p["character"])
+    if s is not None and (s.black, s.grey) != (p["black"], p["grey"]):
+        return (f"{p['character']} would hold {s.black} black and {s.grey} grey marks, not the "
+                f"{p['black']} and {p['grey']} the prayer's chance was read from")
+    return None
+
+
+def _session_opened(world: World, p: dict) -> Optional[str]:
+    overridden = {key(name) for name in p.get("overrides", {})}
+    for name in p["activated"].values():
+        back = world.sessions.back_on(name)
+        if back is not None and p["start"] < back and key(name) not in overridden:
+            return f"{name} would be away on another expedition until day {back}: one character in one place"
+    return None
+
+
+def _downtime_acted(world: World, p: dict, day: int) -> Optional[str]:
+    from projections.downtime import actions_available, span_start
+
+    c = _character(world, p["character"])
+    if c is None:
+        return None
+    weeks, spent = actions_available(world, c.name, span_start(world, c), day)
+    if spent >= weeks:
+        return (f"{c.name} would have no downtime action left that week: {weeks} week(s) and {spent} "
+                "already spent (one per in-game week, 004 l.640)")
+    return None
+
+
+# Checks that need the event's day as well.
+DAY_PREMISES: dict[str, DayCheck] = {"downtime.acted": _downtime_acted}
+
+PREMISES: dict[str, Check] = {
+    "session.opened": _session_opened,
+    "wealth.attempted": _wealth_attempt,
+    "stronghold.attempted": _stronghold_attempt,
+    "item.bought": _wealth_figure("wealth"),
+    "item.sold": _wealth_figure("wealth"),
+    "income.rolled": _wealth_figure("wealth_dice"),
+    "vow.sworn": _vow_sworn,
+    "boast.made": _boast_made,
+    "level.attained": _level_attained,
+    "god.prayed": _prayer,
+}
+
+
+def premises(world: World, e: Envelope) -> Optional[str]:
+    check = PREMISES.get(e.type)
+    if check is not None:
+        return check(world, e.payload)
+    dated = DAY_PREMISES.get(e.type)
+    return dated(world, e.payload, e.game_time) if dated is not None else None
+
+
+# -- invariants: the world after the event --------------------------------------
+
+def _touched(p: dict) -> set[str]:
+    """The characters an event names (its own, its spender, a division's shares)."""
+    names = {p[f] for f in ("character", "by") if isinstance(p.get(f), str)}
+    for f in ("shares",):
+        if isinstance(p.get(f), dict):
+            names.update(p[f])
+    return names
+
+
+def _character_holds(world: World, name: str) -> Optional[str]:
+    c = _character(world, name)
+    if c is not None:
+        if c.cash < 0:
+            return f"{c.name}'s Cash would be {c.cash}, below zero"
+        if not 0 <= c.wealth <= MAX_WEALTH:
+            return f"{c.name}'s Wealth would be {c.wealth}, outside 0-{MAX_WEALTH}"
+    if key(name) in world.band.raiders and world.band.of(name).silver < 0:
+        return f"{name}'s silver would be {world.band.of(name).silver}, below zero"
+    return None
+
+
+def _project_holds(world: World, p: dict) -> Optional[str]:
+    project = world.downtime.project(p["name"])
+    if project is not None and project["filled"] > project["ticks"]:
+        return f"project {project['name']} would have {project['filled']} ticks on a clock of {project['ticks']}"
+    return None
+
+
+def _stronghold_holds(world: World, p: dict) -> Optional[str]:
+    s = world.company.stronghold(p["name"])
+    if s is not None and s.rating > MAX_STRONGHOLD:
+        return f"{s.name} would be rated {s.rating}, past {MAX_STRONGHOLD}"
+    return None
+
+
+def _luck_holds(world: World, p: dict) -> Optional[str]:
+    luck = world.skirmish.of(p["character"]).luck
+    return f"{p['character']} would hold {luck} luck, below zero" if luck < 0 else None
+
+
+AFTER: dict[str, Check] = {
+    "project.ticked": _project_holds,
+    "stronghold.attempted": _stronghold_holds,
+    "luck.changed": _luck_holds,
+}
+
+
+def invariants(world: World, e: Envelope) -> Optional[str]:
+    p = e.payload
+    for name in _touched(p):
+        broken = _character_holds(world, name)
+        if broken:
+            return broken
+    check = AFTER.get(e.type)
+    return check(world, p) if check is not None else None
