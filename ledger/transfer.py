@@ -15,7 +15,7 @@ import json
 import os
 import re
 from collections import deque
-from contextlib import contextmanager
+from contextlib import closing, contextmanager
 from dataclasses import dataclass, field
 from itertools import islice
 from multiprocessing import get_all_start_methods, get_context
@@ -56,9 +56,10 @@ def export(store: Store, path: str, *, force: bool = False) -> int:
     temporary = target.with_name(f".{target.name}.partial")
     count = 0
     try:
-        with store.reading() as tx, open(temporary, "w", encoding="utf-8") as out:
-            for envelope in tx.read():
-                out.write(canonical_json(envelope.to_dict()) + "\n")
+        with store.reading() as tx, closing(tx.raw_rows()) as rows, \
+                open(temporary, "w", encoding="utf-8") as out:
+            for row in rows:
+                out.write(_stored_line(row) + "\n")
                 count += 1
             out.flush()
             os.fsync(out.fileno())
@@ -68,6 +69,17 @@ def export(store: Store, path: str, *, force: bool = False) -> int:
     finally:
         temporary.unlink(missing_ok=True)
     return count
+
+
+def _stored_line(row: tuple) -> str:
+    """A stored row (COLUMNS order) as its export line: the canonical JSON of the
+    envelope with the payload exactly as stored, never decoded or upcast, so the
+    line carries the bytes the hash covers, under the schema they were recorded in.
+    (A quote inside a string value is escaped, so the first unescaped
+    ``"payload":null`` is the member itself.)"""
+    fields = dict(zip(COLUMNS, row))
+    stored = fields.pop("payload")
+    return canonical_json({**fields, "payload": None}).replace('"payload":null', '"payload":' + stored, 1)
 
 
 def import_file(store: Store, path: str, *, snapshots: bool = True, workers: Optional[int] = None) -> ImportResult:

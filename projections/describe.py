@@ -27,7 +27,7 @@ _LINES: dict[str, Callable[[dict], str]] = {
     "character.created": lambda p: f"{p['name']} joins {p['player']}'s stable" + (
         f" (opening {', '.join(f'{k} {v}' for k, v in p['opening'].items())})" if p.get("opening") else "") + (
         f" inheriting from {p['inherited_from']}" if p.get("inherited_from") else ""),
-    "character.died": lambda p: f"{p['name']} dies: {p['cause']}",
+    "character.died": lambda p: f"{p['character']} dies: {p['cause']}",
     "character.retired": lambda p: f"{p['name']} retires ({p['boons']} Boons, Wealth {p['wealth']})",
     "session.opened": lambda p: f"session {p['number']} opens: " + ", ".join(p["activated"].values()),
     "session.closed": lambda p: f"session {p['number']} closes",

@@ -1,0 +1,60 @@
+"""Upcasters: pure ``dict -> dict`` steps, keyed by (type, from-version),
+that lift a payload recorded under an older schema to the next one.
+
+They live apart from the Pydantic models so the read path can bring every
+stored payload to its type's current schema without building a single
+model: a query folds plain dicts. A type's current schema is one past its
+last step (1 when it has none); its model declares the same number
+(``EventModel.schema_version``), which tests/test_decoder.py checks.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from ledger.errors import BadInput
+
+Upcaster = Callable[[dict[str, Any]], dict[str, Any]]
+
+_STEPS: dict[tuple[str, int], Upcaster] = {}
+_CURRENT: dict[str, int] = {}  # only the types that have moved past schema 1
+
+
+def upcaster(type_name: str, from_version: int) -> Callable[[Upcaster], Upcaster]:
+    """Decorator: the step from ``from_version`` to ``from_version + 1``."""
+
+    def wrap(fn: Upcaster) -> Upcaster:
+        _STEPS[(type_name, from_version)] = fn
+        _CURRENT[type_name] = max(_CURRENT.get(type_name, 1), from_version + 1)
+        return fn
+
+    return wrap
+
+
+def current_schema(type_name: str) -> int:
+    return _CURRENT.get(type_name, 1)
+
+
+def upcast(type_name: str, schema: int, payload: dict[str, Any], to: int | None = None) -> dict[str, Any]:
+    """The payload lifted from ``schema`` to ``to`` (the type's current schema),
+    step by step; a new dict, the stored one untouched."""
+    current = current_schema(type_name) if to is None else to
+    if schema > current:
+        raise BadInput(f"event type {type_name} has schema {schema}, newer than this tally "
+                       f"knows ({current}): upgrade tally")
+    while schema < current:
+        step = _STEPS.get((type_name, schema))
+        if step is None:
+            raise BadInput(f"no upcaster for {type_name} from schema {schema}")
+        payload = step(dict(payload))
+        schema += 1
+    return payload
+
+
+# -- the ledger's own steps -------------------------------------------------
+
+@upcaster("character.died", 1)
+def _death_names_its_character(payload: dict[str, Any]) -> dict[str, Any]:
+    # Schema 2 names the character under `character`, as every other event about one does.
+    payload["character"] = payload.pop("name")
+    return payload
