@@ -38,7 +38,9 @@ _LINES: dict[str, Callable[[dict], str]] = {
     "cash.changed": lambda p: f"{p['character']} Cash {p['delta']:+d}: {p['why']}",
     "boon.gained": lambda p: f"{p['character']} gains a Boon ({p['reason']})",
     "boon.owed": lambda p: f"{p['died']}'s Boon waits for {p['player']}'s next new character",
-    "income.rolled": lambda p: f"{p['character']} Income: {p['successes']} Cash",
+    "income.rolled": lambda p: f"{p['character']} Income: {p['successes']} Cash" + (
+        f" from {p['wealth_dice'] + p['economy_dice']} dice" if p["wealth_dice"] + p["economy_dice"]
+        else " (no dice: Wealth 0 and no Economy tags)"),
     "wealth.attempted": lambda p: f"{p['character']} Wealth {p['rank_from']} -> {p['rank_to']}, Ob {p['ob']}, "
                                   f"{p['successes']} successes: {'gained' if p['succeeded'] else 'failed'} "
                                   f"({p['wager']} Cash wagered)",
