@@ -25,7 +25,7 @@ from ledger.chain import GENESIS, canonical_json, stored_hash
 from ledger.clock import format_instant, utc_now
 from ledger.envelope import Envelope, NewEvent, Pending
 from ledger.errors import ConcurrencyConflict, StoreError
-from ledger.events.upcasters import current_schema, upcast
+from ledger.events.upcasters import CURRENT, upcast
 from ledger.schema import SCHEMA_REVISION, dice_secrets, events, snapshot_blobs, snapshots
 
 DEFAULT_DB = "tally.db"
@@ -458,7 +458,7 @@ def envelope_from_row(row: Sequence, read_payload: bool = True) -> Envelope:
     (position, campaign, stream, version, type_, schema, game_time, recorded_at, session, actor, cause,
      payload, prev_hash, hash_) = row
     body = json.loads(payload) if read_payload else UNREAD
-    current = current_schema(type_)
+    current = CURRENT.get(type_, 1)  # a look-up, not a call: this runs for every row read
     if schema == current:
         return Envelope(position, campaign, stream, version, type_, schema, game_time, recorded_at, session,
                         actor, cause, body, prev_hash, hash_)

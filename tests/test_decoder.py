@@ -8,6 +8,8 @@ in the log as an older tally recorded it; every reader must see schema 2,
 while the stored row, its export line and its hash stay as recorded."""
 
 import json
+import subprocess
+import sys
 
 import pytest
 
@@ -65,6 +67,18 @@ def test_every_model_declares_the_schema_its_upcasters_reach():
     for name in known_types():
         assert model_for(name).schema_version == current_schema(name), name
     assert current_schema("character.died") == 2
+
+
+def test_the_read_path_knows_every_upcaster_without_loading_a_model():
+    # A fold reads rows with no event model imported: an upcaster defined beside
+    # its model (not in ledger/events/upcasters.py) would be missed there.
+    script = ("import json, sys, ledger.store, ledger.events.upcasters as u; before = dict(u.CURRENT); "
+              "models = 'ledger.events.stable' in sys.modules; "
+              "from ledger.events.registry import known_types; known_types(); "
+              "print(json.dumps([before, u.CURRENT, models]))")
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
+    before, after, models_loaded = json.loads(out.stdout)
+    assert not models_loaded and before == after and before["character.died"] == 2
 
 
 def test_the_death_upcaster_renames_name_to_character_and_leaves_the_stored_dict_alone():

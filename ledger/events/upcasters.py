@@ -6,6 +6,8 @@ stored payload to its type's current schema without building a single
 model: a query folds plain dicts. A type's current schema is one past its
 last step (1 when it has none); its model declares the same number
 (``EventModel.schema_version``), which tests/test_decoder.py checks.
+Every step is defined in this module, never beside its model: a step the
+read path has not imported is a payload folded in its old shape.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from ledger.errors import BadInput
 Upcaster = Callable[[dict[str, Any]], dict[str, Any]]
 
 _STEPS: dict[tuple[str, int], Upcaster] = {}
-_CURRENT: dict[str, int] = {}  # only the types that have moved past schema 1
+CURRENT: dict[str, int] = {}  # type -> current schema, for the types past 1 (filled by upcaster())
 
 
 def upcaster(type_name: str, from_version: int) -> Callable[[Upcaster], Upcaster]:
@@ -25,14 +27,14 @@ def upcaster(type_name: str, from_version: int) -> Callable[[Upcaster], Upcaster
 
     def wrap(fn: Upcaster) -> Upcaster:
         _STEPS[(type_name, from_version)] = fn
-        _CURRENT[type_name] = max(_CURRENT.get(type_name, 1), from_version + 1)
+        CURRENT[type_name] = max(CURRENT.get(type_name, 1), from_version + 1)
         return fn
 
     return wrap
 
 
 def current_schema(type_name: str) -> int:
-    return _CURRENT.get(type_name, 1)
+    return CURRENT.get(type_name, 1)
 
 
 def upcast(type_name: str, schema: int, payload: dict[str, Any], to: int | None = None) -> dict[str, Any]:
