@@ -11,8 +11,8 @@ from cli.context import guarded, options
 from cli.output import AS_OF, AS_RECORDED, AT_EVENT, JSON_OPTION, print_json, print_table
 from ledger.commands.base import load, query
 from ledger.errors import BadInput, NotFound
-from projections.timeline import Pin, visible
-from projections.why import changes, subject_figure, unknown_subject, world_diff
+from projections.timeline import Pin, recorded
+from projections.why import story, subject_figure, unknown_subject, world_diff
 
 
 @guarded
@@ -21,7 +21,8 @@ def why(ctx: typer.Context,
         field: Optional[str] = typer.Argument(None, help="The sheet field, e.g. wealth, cash, boons, black_marks."),
         at_event: Optional[int] = AT_EVENT, as_of: Optional[str] = AS_OF,
         as_recorded: Optional[str] = AS_RECORDED, json: bool = JSON_OPTION) -> None:
-    """List the events that set a figure, in fold order, with the roll behind each."""
+    """The whole story of a figure, in fold order: what changed it (with the roll
+    behind each), failed attempts, voided events and facts logged late."""
     opts = options(ctx)
     point = Pin(at_event, as_of, as_recorded)
 
@@ -29,24 +30,42 @@ def why(ctx: typer.Context,
         if unknown_subject(c.world, subject):
             raise NotFound(f"no character, faction or stronghold called {subject!r} at that point")
         try:
-            label, figure = subject_figure(subject, field)
+            told = subject_figure(subject, field)
         except ValueError as exc:
             raise BadInput(str(exc)) from None
         resolved = point.resolve(c.campaign.calendar)
-        everything = {e.position: e for e in c.envelopes}
-        found = changes(visible(c.envelopes, resolved), figure, everything)
-        if not found and figure(c.world) is None:
+        found = story(recorded(c.envelopes, resolved), resolved, told)
+        if not found and told.figure(c.world) is None:
             raise BadInput(f"{subject} has no field {field!r} (see `tally char show {subject} --json`)")
         calendar = c.campaign.calendar
-        return label, figure(c.world), [{**row, "game_date": calendar.format(row["game_time"])} for row in found]
+        for row in found:
+            row["game_date"] = calendar.format(row["game_time"])
+            if row["late"]:
+                row["late"]["recorded_date"] = calendar.format(row["late"]["recorded_day"])
+        return told.label, told.figure(c.world), found
 
     label, value, rows = query(opts.store(), opts.campaign, explain, point=point)
     if json:
         print_json({"figure": label, "value": value, "changes": rows})
         return
-    print_table(["#", "game date", "from", "to", "because", "roll"],
-                [(r["position"], r["game_date"], r["before"], r["after"], r["what"], r["roll"] or "")
+    print_table(["#", "game date", "from", "to", "because", "roll", "note"],
+                [(r["position"], r["game_date"], r["before"], r["after"], r["what"], r["roll"] or "", _note(r))
                  for r in rows], title=f"{label}: {value}")
+
+
+def _note(row: dict) -> str:
+    notes = []
+    if row["voided"]:
+        v = row["voided"]
+        notes.append(f"VOIDED by #{v['by']} ({v['ruled_by']}): {v['reason']}" + (
+            f"; would have made it {row['would_be']}" if row["would_be"] != row["before"] else ""))
+    elif not row["changed"]:
+        notes.append("no change")
+    if row["late"]:
+        late = row["late"]
+        notes.append(f"late: logged on {late['recorded_date']} ({late['recorded_at'][:16].replace('T', ' ')} UTC) "
+                     f"for {row['game_date']}")
+    return "; ".join(notes)
 
 
 SESSION_POINT = re.compile(r"session:(\d+):(start|end)")

@@ -11,7 +11,12 @@ if TYPE_CHECKING:  # the models are imported only where events are recorded or d
 
 @dataclass(frozen=True, slots=True)
 class Envelope:
-    """One recorded event, exactly as stored and hashed."""
+    """One recorded event as every reader sees it: the envelope's fields as
+    stored, and the payload in its type's current schema (``schema`` is that
+    schema). A payload recorded under an older one was lifted by the upcasters
+    when the row was read (ledger/store.py ``envelope_from_row``), and
+    ``upcast_from`` says which schema it was recorded under; the stored row,
+    which the hash covers, is never rewritten (export writes it as stored)."""
 
     position: int
     campaign: str
@@ -27,17 +32,24 @@ class Envelope:
     payload: dict[str, Any]
     prev_hash: str
     hash: str
+    upcast_from: Optional[int] = None
 
     def to_dict(self) -> dict[str, Any]:
         # Not dataclasses.asdict: that deep-copies every payload, and envelopes are read-only.
-        return {name: getattr(self, name) for name in self.__slots__}
+        fields = {name: getattr(self, name) for name in _FIELDS}
+        if self.upcast_from is not None:
+            fields["upcast_from"] = self.upcast_from
+        return fields
 
     @property
     def event(self) -> EventModel:
-        """The payload as its typed, upcast model."""
+        """The payload as its typed model (already in the current schema)."""
         from ledger.events.registry import decode
 
         return decode(self.type, self.schema, self.payload)
+
+
+_FIELDS = tuple(name for name in Envelope.__slots__ if name != "upcast_from")
 
 
 @dataclass(frozen=True, slots=True)

@@ -27,6 +27,7 @@ from ledger.chain import GENESIS, canonical_json, stored_hash
 from ledger.clock import format_instant, utc_now
 from ledger.envelope import Envelope, NewEvent, Pending
 from ledger.errors import ConcurrencyConflict, StoreError
+from ledger.events.upcasters import CURRENT, upcast
 from ledger.schema import SCHEMA_REVISION, events, snapshot_blobs, snapshots
 
 DEFAULT_DB = "tally.db"
@@ -394,7 +395,7 @@ class Transaction:
                 yield envelope_from_row(row)
             return
         for row in rows:
-            yield envelope_from_row(row) if payload_if(row[4]) else Envelope(*row[:11], UNREAD, row[12], row[13])
+            yield envelope_from_row(row, payload_if(row[4]))
 
     def first(self, campaign: str) -> Optional[Envelope]:
         """The campaign's first event, its campaign.created (an index seek)."""
@@ -616,12 +617,23 @@ class _Unread(dict):
 UNREAD = _Unread()
 
 
-def envelope_from_row(row: sa.Row) -> Envelope:
+def envelope_from_row(row: Sequence, read_payload: bool = True) -> Envelope:
+    """The one place a stored row becomes an envelope, for every reader: its
+    payload decoded (unless ``read_payload`` is false: then UNREAD) and lifted
+    to its type's current schema by the upcasters. Nearly every row is at the
+    current schema already, and costs one look-up more than ``json.loads``."""
     # The table's columns are the envelope's fields, in the same order.
     (position, campaign, stream, version, type_, schema, game_time, recorded_at, session, actor, cause,
      payload, prev_hash, hash_) = row
-    return Envelope(position, campaign, stream, version, type_, schema, game_time, recorded_at, session,
-                    actor, cause, json.loads(payload), prev_hash, hash_)
+    body = json.loads(payload) if read_payload else UNREAD
+    current = CURRENT.get(type_, 1)  # a look-up, not a call: this runs for every row read
+    if schema == current:
+        return Envelope(position, campaign, stream, version, type_, schema, game_time, recorded_at, session,
+                        actor, cause, body, prev_hash, hash_)
+    # An unread payload stays unread; a schema newer than this tally knows is refused either way.
+    body = upcast(type_, schema, body) if read_payload or schema > current else UNREAD
+    return Envelope(position, campaign, stream, version, type_, current, game_time, recorded_at, session,
+                    actor, cause, body, prev_hash, hash_, schema)
 
 
 def _make_engine(url: str, *, create: bool) -> Engine:

@@ -15,7 +15,7 @@ import json
 import os
 import re
 from collections import deque
-from contextlib import contextmanager
+from contextlib import closing, contextmanager
 from dataclasses import dataclass, field
 from itertools import islice
 from multiprocessing import get_all_start_methods, get_context
@@ -49,11 +49,22 @@ class ImportResult:
 def export(store: Store, path: str, *, force: bool = False) -> int:
     """Write the whole log to ``path``, all of it or nothing (see ledger.files)."""
     count = 0
-    with writing(path, force=force) as out, store.reading() as tx:
-        for envelope in tx.read():
-            out.write(canonical_json(envelope.to_dict()) + "\n")
+    with writing(path, force=force) as out, store.reading() as tx, closing(tx.raw_rows()) as rows:
+        for row in rows:
+            out.write(_stored_line(row) + "\n")
             count += 1
     return count
+
+
+def _stored_line(row: tuple) -> str:
+    """A stored row (COLUMNS order) as its export line: the canonical JSON of the
+    envelope with the payload exactly as stored, never decoded or upcast, so the
+    line carries the bytes the hash covers, under the schema they were recorded in.
+    (A quote inside a string value is escaped, so the first unescaped
+    ``"payload":null`` is the member itself.)"""
+    fields = dict(zip(COLUMNS, row))
+    stored = fields.pop("payload")
+    return canonical_json({**fields, "payload": None}).replace('"payload":null', '"payload":' + stored, 1)
 
 
 def import_file(store: Store, path: str, *, snapshots: bool = True, workers: Optional[int] = None) -> ImportResult:

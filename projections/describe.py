@@ -28,7 +28,7 @@ _LINES: dict[str, Callable[[dict], str]] = {
     "character.created": lambda p: f"{p['name']} joins {p['player']}'s stable" + (
         f" (opening {', '.join(f'{k} {v}' for k, v in p['opening'].items())})" if p.get("opening") else "") + (
         f" inheriting from {p['inherited_from']}" if p.get("inherited_from") else ""),
-    "character.died": lambda p: f"{p['name']} dies: {p['cause']}",
+    "character.died": lambda p: f"{p['character']} dies: {p['cause']}",
     "character.retired": lambda p: f"{p['name']} retires ({p['boons']} Boons, Wealth {p['wealth']})",
     "session.opened": lambda p: f"session {p['number']} opens: " + ", ".join(p["activated"].values()),
     "session.closed": lambda p: f"session {p['number']} closes",
@@ -39,7 +39,9 @@ _LINES: dict[str, Callable[[dict], str]] = {
     "cash.changed": lambda p: f"{p['character']} Cash {p['delta']:+d}: {p['why']}",
     "boon.gained": lambda p: f"{p['character']} gains a Boon ({p['reason']})",
     "boon.owed": lambda p: f"{p['died']}'s Boon waits for {p['player']}'s next new character",
-    "income.rolled": lambda p: f"{p['character']} Income: {p['successes']} Cash",
+    "income.rolled": lambda p: f"{p['character']} Income: {p['successes']} Cash" + (
+        f" from {p['wealth_dice'] + p['economy_dice']} dice" if p["wealth_dice"] + p["economy_dice"]
+        else " (no dice: Wealth 0 and no Economy tags)"),
     "wealth.attempted": lambda p: f"{p['character']} Wealth {p['rank_from']} -> {p['rank_from'] + 1}, Ob {p['ob']}, "
                                   f"{p['successes']} successes: {'gained' if p['succeeded'] else 'failed'} "
                                   f"({p['wager']} Cash wagered)",

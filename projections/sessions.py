@@ -162,7 +162,7 @@ def apply(state: Sessions, e: Envelope) -> Sessions:
     elif e.type == "treasure.divided":
         changes["divided"] = current.divided + p["total"]
     elif e.type == "character.died":
-        changes["deaths"] = current.deaths + (p["name"],)
+        changes["deaths"] = current.deaths + (p["character"],)
     elif e.type == "income.rolled" and e.cause is not None:
         changes["income_rolls"] = current.income_rolls | {e.cause}
     if e.type not in OPENING:

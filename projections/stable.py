@@ -131,7 +131,7 @@ _HANDLERS = {
     "follower.gained": _follower_gained,
     "follower.lost": _follower_lost,
     "player.added": lambda s, p: replace(s, players={**s.players, key(p["name"]): Player(p["name"])}),
-    "character.died": lambda s, p: _char(s, p["name"], status="dead"),
+    "character.died": lambda s, p: _char(s, p["character"], status="dead"),
     "character.retired": _retired,
     "cash.changed": lambda s, p: _add(s, p["character"], cash=p["delta"]),
     "income.rolled": lambda s, p: _add(s, p["character"], cash=p["successes"]),

@@ -1,9 +1,16 @@
-"""Why a figure is what it is: the events that changed it, in fold order,
-each with the roll behind it. Works for any field of any sheet because it
-folds the world event by event and watches the figure change."""
+"""Why a figure is what it is: the whole story of it, in fold order.
+
+Every event that changed the figure, with the roll behind it; and the
+events that bore on it and left it as it was — a failed Wealth improvement,
+Income of no dice, a change clamped away — and the events a void withdrew
+(marked, with the void's position, reason and who ruled). A fact logged
+late for an earlier day is marked with when it was recorded. Works for any
+field of any sheet because it folds the world event by event and watches
+the figure change."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Optional
 
 from ledger.envelope import Envelope
@@ -11,39 +18,101 @@ from projections import world as world_model
 from projections.describe import line
 from projections.names import key
 from projections.sheet import sheet
+from projections.timeline import VOID, Point
 
 Figure = Callable[[world_model.World], Any]
 
+# The events that bear on a character's figure even when they leave it as it
+# was (a failed attempt, a roll of no dice, a check that spared them).
+ATTEMPTS = {
+    "wealth": {"wealth.attempted"},
+    "lifestyle": {"wealth.attempted"},
+    "cash": {"income.rolled", "wealth.attempted", "item.bought"},
+    "status": {"down_and_out.rolled", "wound.open_checked"},
+    "black_marks": {"god.crawled", "god.repented", "god.sacrificed", "god.punishment_checked"},
+    "grey_marks": {"god.crawled", "god.sacrificed"},
+}
 
-def subject_figure(subject: str, field: Optional[str]) -> tuple[str, Figure]:
+
+@dataclass(frozen=True)
+class Subject:
+    label: str
+    figure: Figure
+    concerns: Callable[[Envelope], bool]  # an event that bears on the figure, changed or not
+
+
+def subject_figure(subject: str, field: Optional[str]) -> Subject:
     """``rep:FACTION``, ``stronghold:NAME [field]``, or a character and a sheet field."""
     kind, _, name = subject.partition(":")
     if kind == "rep" and name:
-        return f"Reputation with {name}", lambda w: w.company.reputation.get(key(name), (name, None))[1]
+        return Subject(f"Reputation with {name}",
+                       lambda w: w.company.reputation.get(key(name), (name, None))[1],
+                       lambda e: e.type == "reputation.changed" and key(e.payload["faction"]) == key(name))
     if kind == "stronghold" and name:
         field = field or "rating"
-        return f"{name} {field}", lambda w: (w.company.stronghold(name).view().get(field)
-                                             if w.company.stronghold(name) else None)
+        return Subject(f"{name} {field}",
+                       lambda w: (w.company.stronghold(name).view().get(field)
+                                  if w.company.stronghold(name) else None),
+                       lambda e: e.type == "stronghold.attempted" and key(e.payload["name"]) == key(name))
     if not field:
         raise ValueError("name the field: `tally why CHARACTER FIELD` (e.g. wealth, cash, black_marks)")
-    return f"{subject}'s {field}", lambda w: (sheet(w, subject) or {}).get(field)
+    attempts = ATTEMPTS.get(field, set())
+    return Subject(f"{subject}'s {field}", lambda w: (sheet(w, subject) or {}).get(field),
+                   lambda e: e.type in attempts and key(e.payload.get("character", "")) == key(subject))
 
 
-def changes(facts: Iterable[Envelope], figure: Figure, everything: dict[int, Envelope]) -> list[dict]:
-    """Every fact after which the figure differs, with its before and after."""
-    world, out = world_model.EMPTY, []
-    before = None
+def story(held: Iterable[Envelope], point: Point, subject: Subject) -> list[dict]:
+    """The figure's story among the events the ledger held at the point (voids
+    included, in position order): one row per event that changed it, bore on
+    it, or would have changed it had a void not withdrawn it."""
+    held = list(held)
+    everything = {e.position: e for e in held}
+    voids = {v.payload["target"]: v for v in held if v.type == VOID}
+    today, day_when_recorded = None, {}  # the campaign's day as each event was recorded
+    for e in held:
+        day_when_recorded[e.position] = today
+        today = e.game_time if today is None else max(today, e.game_time)
+    facts = sorted((e for e in held if e.type != VOID and (point.as_of is None or e.game_time <= point.as_of)),
+                   key=lambda e: (e.game_time, e.position))
+    world, before, out = world_model.EMPTY, None, []
     for e in facts:
-        world = world_model.apply(world, e)
-        after = _safe(figure, world)
-        if after != before:
-            cause = everything.get(e.cause) if e.cause else None
-            out.append({"position": e.position, "game_time": e.game_time, "type": e.type, "what": line(e),
-                        "before": before, "after": after, "recorded_at": e.recorded_at,
-                        "roll": line(cause) if cause is not None and cause.type == "dice.rolled" else None,
-                        "roll_position": cause.position if cause is not None else None})
-        before = after
+        void = voids.get(e.position)
+        if void is None:
+            world = world_model.apply(world, e)
+            after = _safe(subject.figure, world)
+            if after == before and not subject.concerns(e):
+                continue
+            row = _row(e, everything, before, after)
+            before = after
+        else:
+            would = _would_be(subject.figure, world, e)
+            if would == before and not subject.concerns(e):
+                continue
+            row = {**_row(e, everything, before, before), "would_be": would,
+                   "voided": {"by": void.position, "reason": void.payload["reason"],
+                              "ruled_by": void.payload["ruled_by"], "recorded_at": void.recorded_at}}
+        recorded_day = day_when_recorded[e.position]
+        if recorded_day is not None and e.game_time < recorded_day:
+            row["late"] = {"recorded_at": e.recorded_at, "recorded_day": recorded_day}
+        out.append(row)
     return out
+
+
+def _row(e: Envelope, everything: dict[int, Envelope], before: Any, after: Any) -> dict:
+    cause = everything.get(e.cause) if e.cause else None
+    return {"position": e.position, "game_time": e.game_time, "type": e.type, "what": line(e),
+            "before": before, "after": after, "changed": after != before, "recorded_at": e.recorded_at,
+            "roll": line(cause) if cause is not None and cause.type == "dice.rolled" else None,
+            "roll_position": cause.position if cause is not None else None,
+            "would_be": None, "voided": None, "late": None}
+
+
+def _would_be(figure: Figure, world, e: Envelope) -> Any:
+    """The figure had the withdrawn event stood (None if it no longer folds at all)."""
+    try:
+        return _safe(figure, world_model.apply(world, e))
+    except (KeyError, AttributeError, TypeError, ValueError):
+        return None
 
 
 def _safe(figure: Figure, world) -> Any:

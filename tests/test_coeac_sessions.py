@@ -22,10 +22,12 @@ def test_opening_balances_are_recorded_as_such(table):
 def test_income_rolls_wealth_dice_at_session_start(table):
     # 004 l.158-159: "roll a number of dice equal to your Wealth rating and receive one Cash die per [Success]"
     table.ok("session", "open", "--activate", "Nureddine", "--activate", "Bo", "--dice", "6,5,4,1,1")
-    (income,) = table.ok("log", "--type", "income.rolled", "--json").json
+    income, none = table.ok("log", "--type", "income.rolled", "--json").json
     assert income["payload"] == {"character": "Nureddine", "wealth_dice": 5, "economy_dice": 0, "successes": 3}
     assert sheet(table, "Nureddine")["cash"] == 43
-    # Bo has Wealth 0: no dice, no roll.
+    # Bo has Wealth 0: no dice, no roll; recorded all the same, so `why` can tell it.
+    assert none["payload"] == {"character": "Bo", "wealth_dice": 0, "economy_dice": 0, "successes": 0}
+    assert none["cause"] is None
     assert len(table.ok("log", "--type", "dice.rolled", "--json").json) == 1
 
 

@@ -27,7 +27,7 @@ def down_and_out(batch: Batch, character: Character, why: str = "Down and Out") 
         batch.add(stream, MaxHpChanged(character=name, delta=delta, reason=coeac.DOWN_AND_OUT_WORDS[result]),
                   cause=rolled)
         if character.max_hp is not None and character.max_hp + delta <= 0:
-            batch.add(stream, CharacterDied(name=name, cause="maximum HP reduced to 0 (004 l.86)"), cause=rolled)
+            batch.add(stream, CharacterDied(character=name, cause="maximum HP reduced to 0 (004 l.86)"), cause=rolled)
             return True
     elif result == "save_lost":
         pick, _, face = batch.roll(f"1d{len(coeac.SAVES)}", character=name, why="Trauma: which Save")
@@ -46,7 +46,7 @@ def down_and_out(batch: Batch, character: Character, why: str = "Down and Out") 
         batch.add(stream, GearBroken(character=name, items=3,
                                      note="three random items break; artifacts save on 50%"), cause=rolled)
     elif result == "death":
-        batch.add(stream, CharacterDied(name=name, cause=f"Down and Out: rolled {total}"), cause=rolled)
+        batch.add(stream, CharacterDied(character=name, cause=f"Down and Out: rolled {total}"), cause=rolled)
         return True
     return False
 

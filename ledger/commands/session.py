@@ -86,7 +86,9 @@ def _income(ctx: Context, batch: Batch, character) -> None:
     """l.158-159, l.184: roll [Wealth] dice plus [Economy tags] of owned strongholds."""
     economy = sum(s.count("Economy") for s in ctx.world.company.owned_by(character.name))
     dice = character.wealth + economy
-    if dice == 0:
+    if dice == 0:  # recorded all the same, so `why` can say why no Cash came in
+        batch.add(character_stream(character.name), IncomeRolled(
+            character=character.name, wealth_dice=0, economy_dice=0, successes=0))
         return
     roll, _, successes = batch.roll(f"{dice}{coeac.POOL}", character=character.name, why="Income")
     batch.add(character_stream(character.name), IncomeRolled(

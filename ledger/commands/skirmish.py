@@ -140,7 +140,7 @@ def check_open_wounds(store, campaign, name: str, *, actor: str, hand: Optional[
             batch.add(character_stream(character), OpenWoundChecked(character=character, wound=w["number"], die=die,
                                                                      died=die == 1), cause=roll)
             if die == 1:
-                batch.add(character_stream(character), CharacterDied(name=character,
+                batch.add(character_stream(character), CharacterDied(character=character,
                                                                      cause=f"open wound {w['number']} (003 l.124)"))
                 break
         return batch.done()

@@ -3,7 +3,7 @@ figures used (Ob, pool, rule in force), so no reader needs the rules."""
 
 from typing import Literal, Optional
 
-from ledger.events.registry import EventModel, register, upcaster
+from ledger.events.registry import EventModel, register
 
 
 @register
@@ -87,12 +87,6 @@ class SaveLost(EventModel):
     before: int  # the rating when it was decided
 
 
-@upcaster("save.lost", 1)
-def _save_v1(payload: dict) -> dict:
-    payload.pop("after", None)
-    return payload
-
-
 @register
 class SkillReduced(EventModel):
     """One point off a Skill, never below 0: the fold computes the rating."""
@@ -102,12 +96,6 @@ class SkillReduced(EventModel):
     character: str
     skill: str
     before: int  # the rating when it was decided
-
-
-@upcaster("skill.reduced", 1)
-def _skill_v1(payload: dict) -> dict:
-    payload.pop("after", None)
-    return payload
 
 
 @register
@@ -154,26 +142,6 @@ class ReputationChanged(EventModel):
     before: int
     limit: int
     why: str
-
-
-@upcaster("wealth.attempted", 1)
-def _wealth_v1(payload: dict) -> dict:
-    payload.pop("rank_to", None)
-    return payload
-
-
-@upcaster("stronghold.attempted", 1)
-def _stronghold_v1(payload: dict) -> dict:
-    payload.pop("rank_to", None)
-    return payload
-
-
-@upcaster("reputation.changed", 1)
-def _reputation_v1(payload: dict) -> dict:
-    # v1 stored the result; a clamped one shows the limit it met, the rule's ±6 otherwise.
-    after, clamped = payload.pop("after"), payload.pop("clamped")
-    payload["limit"] = abs(after) if clamped else 6
-    return payload
 
 
 @register

@@ -2,7 +2,7 @@
 
 from typing import Literal, Optional
 
-from ledger.events.registry import EventModel, register, upcaster
+from ledger.events.registry import EventModel, register
 
 
 @register
@@ -31,10 +31,3 @@ class ProjectTicked(EventModel):
     name: str
     by: str
     ticks: int
-
-
-@upcaster("project.ticked", 1)
-def _ticked_v1(payload: dict) -> dict:
-    payload.pop("filled", None)
-    payload.pop("done", None)
-    return payload

@@ -3,7 +3,7 @@ every modifier and every die, so a reader needs no table to follow them."""
 
 from typing import Literal, Optional
 
-from ledger.events.registry import EventModel, register, upcaster
+from ledger.events.registry import EventModel, register
 
 
 @register
@@ -25,12 +25,6 @@ class BlackMarkGiven(EventModel):
     schema_version = 2
     character: str
     why: str
-
-
-@upcaster("god.black_mark", 1)
-def _black_mark_v1(payload: dict) -> dict:
-    payload.pop("black_after", None)
-    return payload
 
 
 @register

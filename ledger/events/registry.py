@@ -1,6 +1,6 @@
 """The registry of event types: one Pydantic model per dotted type name,
-joined in one discriminated union, plus the upcasters that lift payloads
-recorded under an older schema version to the current one.
+joined in one discriminated union; payloads recorded under an older schema
+version are lifted to the current one by the upcasters (ledger/events/upcasters.py).
 
 A stored payload never carries its type (the envelope does); decoding puts
 the type back as the discriminator and validates in one call.
@@ -9,16 +9,15 @@ the type back as the discriminator and validates in one call.
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Annotated, Any, Callable, ClassVar, Union
+from typing import Annotated, Any, ClassVar, Union
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
 from ledger.errors import BadInput
-
-Upcaster = Callable[[dict[str, Any]], dict[str, Any]]
+from ledger.events import upcasters
+from ledger.events.upcasters import upcaster
 
 _MODELS: dict[str, type["EventModel"]] = {}
-_UPCASTERS: dict[tuple[str, int], Upcaster] = {}
 
 
 class EventModel(BaseModel):
@@ -47,16 +46,6 @@ def register(model: type[EventModel]) -> type[EventModel]:
     return model
 
 
-def upcaster(type_name: str, from_version: int) -> Callable[[Upcaster], Upcaster]:
-    """Decorator: a pure dict -> dict step from ``from_version`` to the next."""
-
-    def wrap(fn: Upcaster) -> Upcaster:
-        _UPCASTERS[(type_name, from_version)] = fn
-        return fn
-
-    return wrap
-
-
 def known_types() -> list[str]:
     _load_all()
     return sorted(_MODELS)
@@ -76,19 +65,7 @@ def model_for(type_name: str) -> type[EventModel]:
 
 def upcast(type_name: str, schema: int, payload: dict[str, Any]) -> dict[str, Any]:
     """Lift a payload from its recorded schema version to the current one."""
-    current = model_for(type_name).schema_version
-    if schema > current:
-        raise BadInput(
-            f"event type {type_name} has schema {schema}, newer than this tally "
-            f"knows ({current}): upgrade tally"
-        )
-    while schema < current:
-        step = _UPCASTERS.get((type_name, schema))
-        if step is None:
-            raise BadInput(f"no upcaster for {type_name} from schema {schema}")
-        payload = step(dict(payload))
-        schema += 1
-    return payload
+    return upcasters.upcast(type_name, schema, payload, to=model_for(type_name).schema_version)
 
 
 def decode(type_name: str, schema: int, payload: dict[str, Any]) -> EventModel:

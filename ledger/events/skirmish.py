@@ -2,7 +2,7 @@
 
 from typing import Literal, Optional
 
-from ledger.events.registry import EventModel, register, upcaster
+from ledger.events.registry import EventModel, register
 
 
 @register
@@ -70,9 +70,3 @@ class ClothingWorn(EventModel):
     character: str
     clothing: str
     renown_modifier: int
-
-
-@upcaster("luck.changed", 1)
-def _luck_v1(payload: dict) -> dict:
-    payload.pop("after", None)
-    return payload

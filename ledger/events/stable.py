@@ -32,8 +32,12 @@ class CharacterCreated(EventModel):
 
 @register
 class CharacterDied(EventModel):
+    """Schema 2 names the character ``character`` (schema 1: ``name``), as every
+    other event about a character does; the upcaster is in upcasters.py."""
+
     type: Literal["character.died"] = "character.died"
-    name: str
+    schema_version = 2
+    character: str
     cause: str
 
 
