@@ -39,12 +39,7 @@ SKIPPED = {
 }
 # Commands fuzzed whose known failures are fixed in files another branch of issue 13
 # owns; a failure there is expected until that branch is merged (then delete the entry).
-ELSEWHERE = {
-    ("export",): "issue 13 item 3 (files written safely): `export .` or a 400-character file name is an "
-                 "internal error in ledger/transfer.py export",
-    ("script",): "issue 13 item 4 (script all or nothing): a line the parser refuses (say, an exported "
-                 "file run as a script) is an internal error in cli/script.py",
-}
+ELSEWHERE: dict[tuple[str, ...], str] = {}  # commands known to fail the fuzz, with where the fix belongs
 CAMPAIGNS = ("Greyhawk", "Raiders")
 
 

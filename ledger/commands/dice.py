@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Optional, Sequence
 
-from ledger.commands.base import Context, clean_text, record
+from ledger.commands.base import Context, clean_name, clean_text, record
 from ledger.dice.derivation import commitment, derive, new_seed
 from ledger.dice.expression import parse
 from ledger.envelope import Envelope, NewEvent
@@ -76,7 +76,7 @@ def roll_event(ctx: Context, text: str, *, character: Optional[str] = None,
     event = DiceRolled(
         expression=expression.text, dice=faces, total=total, epoch=epoch.number, nonce=nonce,
         verifiable=verifiable,
-        character=clean_text(character, "--for", 80) if character else None,
+        character=clean_name(character, "--for") if character else None,
         why=clean_text(why, "--why") if why else None,
     )
     return NewEvent(epoch_stream(epoch.number), event, game_time=ctx.today, session=session)

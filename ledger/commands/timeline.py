@@ -74,8 +74,8 @@ def first_break(ctx, new_events: Sequence[NewEvent]) -> Optional[tuple[Envelope,
         problem = premises(world, e) if checking else None
         try:
             world = world_model.apply(world, e)
-        except (KeyError, AttributeError, TypeError):  # what it acts on would not be there
-            return e, "what it acts on would no longer exist"
+        except (LookupError, AttributeError, TypeError, ValueError):  # what it acts on would not be there
+            return e, UNFOLDABLE
         if checking and problem is None:
             problem = invariants(world, e)
         if problem is not None and not (e.position <= ctx.upto and baseline.broken_at(e)):
@@ -101,6 +101,9 @@ class _Baseline:
         return False
 
 
+UNFOLDABLE = "what it acts on would no longer exist"
+
+
 def checked(ctx, new_events: Sequence[NewEvent], ruling: Optional[str]) -> list[NewEvent]:
     """The events to append: as decided, refused if they break the timeline,
     or with the referee's ruling that accepts them anyway."""
@@ -116,6 +119,10 @@ def checked(ctx, new_events: Sequence[NewEvent], ruling: Optional[str]) -> list[
     e, problem = found
     day = ctx.campaign.calendar.format(e.game_time)
     where = "this fact itself" if e.position > ctx.upto else f"event {e.position} ({e.type}, {day})"
+    if problem is UNFOLDABLE and e.position <= ctx.upto:
+        # No ruling can accept this one: every later command would fail to fold the campaign.
+        raise RuleRefused(f"this would break {where}: {problem}, and the ledger could no longer be folded. "
+                          f"Void event {e.position} first; nothing was written")
     if ruling is None:
         raise RuleRefused(
             f"this would break {where}: {problem}. Void event {e.position} and record it again, or repeat "

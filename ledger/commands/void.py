@@ -39,26 +39,8 @@ def void(store: Store, campaign: Optional[str], position: int, *, why: str,
         withdrawn = voided_positions(ctx.events(types=[VOID]))
         if position in withdrawn:
             raise RuleRefused(f"event {position} is already voided")
-        resting = _resting_on(ctx, withdrawn | {position})
-        if resting is not None:
-            raise RuleRefused(f"event {position} ({target.type}) cannot be voided: event {resting.position} "
-                              f"({resting.type}) rests on it; void that one first")
         event = EventVoided(target=position, target_type=target.type, reason=reason, ruled_by=actor)
         return [NewEvent(target.stream, event, game_time=ctx.today, cause=position)]
 
     return record(store, campaign, actor, decide, ruling=ruling)[0]
 
-
-def _resting_on(ctx: Context, withdrawn: set[int]) -> Optional[Envelope]:
-    """The first fact the campaign can no longer be folded through once
-    ``withdrawn`` are gone (a character whose player is voided, say), or None.
-    A void that left such a fact would make every later command fail."""
-    world = world_model.EMPTY
-    for e in ctx.tx.read(ctx.name, upto=ctx.upto, fold_order=True):
-        if e.type == VOID or e.position in withdrawn:
-            continue
-        try:
-            world = world_model.apply(world, e)
-        except (LookupError, TypeError, ValueError, AttributeError):
-            return e
-    return None
