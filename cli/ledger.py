@@ -7,7 +7,7 @@ from typing import Optional
 import typer
 
 from cli.context import options
-from cli.output import GAME_DATE, JSON_OPTION, RULING, print_json, print_table
+from cli.output import JSON_OPTION, RULING, print_json, print_table
 from ledger.commands.base import load
 from ledger.commands.void import void as void_event
 from ledger.errors import BadInput

@@ -52,3 +52,13 @@ class SnapshotRefuted(TallyError):
         self.campaign, self.position, self.problem = campaign, position, problem
         super().__init__(f"the snapshot of campaign {campaign} at event {position} {problem}; snapshots are "
                          "derived data: tally db snapshot --drop rebuilds them")
+
+
+class SnapshotUnusable(Exception):
+    """A stored snapshot that may not serve a query, and why. ``stale``: it is
+    sound but was written for read models of another shape (after an upgrade
+    of tally), rather than failing a check."""
+
+    def __init__(self, reason: str, *, stale: bool = False) -> None:
+        super().__init__(reason)
+        self.reason, self.stale = reason, stale

@@ -34,7 +34,8 @@ from dataclasses import dataclass
 from typing import Iterable, Iterator, Optional
 
 from ledger.envelope import Envelope
-from ledger.store import SnapshotUnusable, Transaction
+from ledger.errors import SnapshotUnusable
+from ledger.store import Transaction
 from projections import dice as dice_model
 from projections import snapshots
 from projections import world as world_model

@@ -26,7 +26,7 @@ from ledger import secrets as ledger_secrets
 from ledger.chain import GENESIS, canonical_json, stored_hash
 from ledger.clock import format_instant, utc_now
 from ledger.envelope import Envelope, NewEvent, Pending
-from ledger.errors import ConcurrencyConflict, StoreError
+from ledger.errors import ConcurrencyConflict, SnapshotUnusable, StoreError
 from ledger.events.upcasters import CURRENT, upcast
 from ledger.schema import SCHEMA_REVISION, events, snapshot_blobs, snapshots
 
@@ -52,16 +52,6 @@ def describe(url: str) -> str:
         return sa.engine.make_url(url).render_as_string(hide_password=True)
     except Exception:
         return url
-
-
-class SnapshotUnusable(Exception):
-    """A stored snapshot that may not serve a query, and why. ``stale``: it is
-    sound but was written for read models of another shape (after an upgrade
-    of tally), rather than failing a check."""
-
-    def __init__(self, reason: str, *, stale: bool = False) -> None:
-        super().__init__(reason)
-        self.reason, self.stale = reason, stale
 
 
 def snapshot_digest(campaign: str, position: int, *, since: int, min_game_time: Optional[int],

@@ -29,8 +29,8 @@ from multiprocessing import get_all_start_methods, get_context
 from typing import NamedTuple, Optional
 
 from ledger.chain import GENESIS, verify_stored
-from ledger.errors import ChainBroken, SnapshotRefuted
-from ledger.store import SnapshotUnusable, Store, Transaction
+from ledger.errors import ChainBroken, SnapshotRefuted, SnapshotUnusable
+from ledger.store import Store, Transaction
 
 PARALLEL_FROM = 200_000  # below this a second process costs more than it saves on the chain alone
 FOLD_PARALLEL_FROM = 50_000  # a fold costs about 3.5 times what a hash check costs an event: it pays sooner

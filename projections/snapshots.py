@@ -23,7 +23,7 @@ from typing import Mapping
 
 import msgspec
 
-from ledger.store import SnapshotUnusable
+from ledger.errors import SnapshotUnusable
 from projections import world as world_model
 from projections.frozen import replace
 

@@ -5,14 +5,11 @@ import subprocess
 import sys
 
 import pytest
-import sqlalchemy as sa
 
-from ledger.commands.base import load
 from ledger.commands.dice import roll
-from ledger.secrets import DICE_SEED
 from ledger.store import Store
 from tests import independent_verifier
-from tests.conftest import tamper
+from tests.conftest import kept_seed, tamper
 
 MIXED = ["2d6", "3d6", "d20", "d%", "dA", "2d6kl1", "2d6kh1", "3d6kh2", "6d6s4", "12d6s4",
          "3d6*10", "1d6/2", "1d12+3", "4d8+2d10-1", "d997", "2dA+1"]
@@ -78,16 +75,6 @@ def test_the_client_seed_is_set_once_before_the_first_roll(campaign):
     assert "before the first roll" in campaign.refused("dice", "client-seed", "late").stderr
     epochs = campaign.ok("dice", "epochs", "--json").json
     assert [(e["epoch"], e["client_seed"], e["rolls"]) for e in epochs] == [(1, "ours", 1), (2, "", 1)]
-
-
-def kept_seed(url: str, number: int) -> str:
-    """An epoch's secret seed, read where the ledger keeps it (ledger/secrets.py)."""
-    store = Store(url, create=False)
-    with store.reading() as tx:
-        ctx = load(tx, None)
-        seed = tx.secret(DICE_SEED, ctx.name, ctx.dice.epoch(number).commitment)
-    store.dispose()
-    return seed
 
 
 def test_the_secret_seed_never_shows_before_its_reveal(campaign, tmp_path):

@@ -7,7 +7,8 @@ import pytest
 from ledger.errors import BadInput
 from ledger.events import decode, known_types
 from ledger.events.campaign import SettingChanged
-from ledger.events.registry import EventModel, register, upcaster
+from ledger.events.registry import EventModel, register
+from ledger.events.upcasters import upcaster
 
 
 @register

@@ -19,22 +19,11 @@ from ledger.commands.base import load
 from ledger.secrets import DICE_SEED, file_beside
 from ledger.store import Store
 from tests import independent_verifier
-from tests.conftest import Tally
+from tests.conftest import Tally, kept_seed
 
 
 def db_path(url: str) -> Path:
     return Path(url[len("sqlite:///"):])
-
-
-def kept_seed(url: str, number: int) -> str:
-    """An epoch's seed, read where the ledger keeps it (as the referee's own tally would)."""
-    store = Store(url, create=False)
-    with store.reading() as tx:
-        ctx = load(tx, None)
-        seed = tx.secret(DICE_SEED, ctx.name, ctx.dice.epoch(number).commitment)
-    store.dispose()
-    assert seed is not None
-    return seed
 
 
 def mode(path: Path) -> int:

@@ -107,7 +107,7 @@ def test_snapshots_on_postgresql(pg_server):
 
 
 def test_a_snapshot_from_read_models_of_another_shape_is_never_used(history, monkeypatch):
-    from ledger.store import SnapshotUnusable
+    from ledger.errors import SnapshotUnusable
     from projections import snapshots
 
     history.ok("db", "snapshot")
@@ -168,7 +168,7 @@ def test_snapshots_share_the_packed_session_archive_and_refuse_a_missing_blob(tm
     import sqlalchemy as sa
 
     from ledger.generator import NAME
-    from ledger.store import SnapshotUnusable
+    from ledger.errors import SnapshotUnusable
     from projections import sessions, snapshots
 
     monkeypatch.setattr(sessions, "ARCHIVE_EVERY", 4)  # pack the history early and often

@@ -7,7 +7,7 @@ breaks refuses the command, unless the referee rules it accepted."""
 from __future__ import annotations
 
 import heapq
-from typing import Iterator, Optional, Sequence
+from typing import Optional, Sequence
 
 from ledger import replay
 from ledger.envelope import Envelope, NewEvent, Pending

@@ -9,7 +9,6 @@ from ledger.envelope import Envelope, NewEvent
 from ledger.errors import NotFound, RuleRefused
 from ledger.events.campaign import EventVoided
 from ledger.store import Store
-from projections import world as world_model
 from projections.timeline import VOID, voided_positions
 
 # The audit and the campaign itself rest on these; withdrawing one would

@@ -15,7 +15,6 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
 from ledger.errors import BadInput
 from ledger.events import upcasters
-from ledger.events.upcasters import upcaster
 
 _MODELS: dict[str, type["EventModel"]] = {}
 
