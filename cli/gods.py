@@ -1,4 +1,4 @@
-"""tally god adopt|mark|pray|crawl|repent|sacrifice|odds"""
+"""tally god align|adopt|mark|pray|crawl|repent|sacrifice|punish|battle|convert|recover|odds"""
 
 from __future__ import annotations
 
@@ -15,9 +15,21 @@ from ledger.commands.base import query
 from projections.timeline import Pin
 from projections.divine import odds as divine_odds
 
-app = typer.Typer(help="Gods (Bifrost): adopt one, earn marks, pray, crawl, repent, sacrifice.",
-                  no_args_is_help=True)
+app = typer.Typer(help="Gods (Bifrost): alignments, adopt a god, earn marks, pray, crawl, repent, sacrifice, "
+                       "battle and convert.", no_args_is_help=True)
 DICE = typer.Option(None, "--dice", help="Faces rolled by hand, in the order the rolls happen.")
+
+
+@app.command("align")
+@guarded
+def align(ctx: typer.Context, name: str = typer.Argument(..., help="The character."),
+          alignment: str = typer.Argument(..., help="Basic alignment 1-7 and cosmic order A-G, e.g. 2E."),
+          json: bool = JSON_OPTION,
+          game_date: Optional[str] = GAME_DATE, ruling: Optional[str] = RULING) -> None:
+    """The character's own alignment, which its god's must match (001 l.681-688, l.755)."""
+    opts = options(ctx)
+    _print_events(commands.align(opts.store(), opts.campaign, name, alignment, actor=opts.who(),
+                                 **opts.late(game_date, ruling)), json)
 
 
 @app.command("adopt")
@@ -30,7 +42,7 @@ def adopt(ctx: typer.Context, name: str = typer.Argument(..., help="The worshipp
           sacrifice: str = typer.Option("unspecified", "--sacrifice", help="What the god demands."),
           json: bool = JSON_OPTION,
           game_date: Optional[str] = GAME_DATE, ruling: Optional[str] = RULING) -> None:
-    """A character adopts a god (before play begins, 001 l.745)."""
+    """A character adopts a god of its own alignment, before play begins (001 l.745, l.755; god_adoption)."""
     opts = options(ctx)
     _print_events(commands.adopt(opts.store(), opts.campaign, name, god, power=power, alignment=alignment,
                                  flatterable=flatterable, sacrifice=sacrifice, actor=opts.who(),
@@ -122,6 +134,41 @@ def battle(ctx: typer.Context, name: str = typer.Argument(..., help="One worship
                                   actor=opts.who(), **opts.late(game_date, ruling)), json)
 
 
+@app.command("convert")
+@guarded
+def convert(ctx: typer.Context, name: str = typer.Argument(..., help="The worshipper whose god just lost a battle."),
+            json: bool = JSON_OPTION,
+            game_date: Optional[str] = GAME_DATE, ruling: Optional[str] = RULING) -> None:
+    """Convert to the god that won the battle; no convert is ever refused (001 l.960-962; conversion_marks)."""
+    opts = options(ctx)
+    _print_events(commands.convert(opts.store(), opts.campaign, name, actor=opts.who(),
+                                   **opts.late(game_date, ruling)), json)
+
+
+@app.command("recover")
+@guarded
+def recover(ctx: typer.Context, name: str = typer.Argument(..., help="The worshipper."),
+            why: str = typer.Option(..., "--why", help="The rest that brought it back."),
+            json: bool = JSON_OPTION,
+            game_date: Optional[str] = GAME_DATE, ruling: Optional[str] = RULING) -> None:
+    """Regain the A.T. and D.T. lost with a battle of gods, by rest (001 l.956)."""
+    opts = options(ctx)
+    _print_events(commands.recover(opts.store(), opts.campaign, name, why=why, actor=opts.who(),
+                                   **opts.late(game_date, ruling)), json)
+
+
+@app.command("punish")
+@guarded
+def punish(ctx: typer.Context, name: str = typer.Argument(..., help="The worshipper a check found punished."),
+           how: str = typer.Option(..., "--how", help="The punishment: a disease, a curse…"),
+           json: bool = JSON_OPTION,
+           game_date: Optional[str] = GAME_DATE, ruling: Optional[str] = RULING) -> None:
+    """Record the punishment a check called for, its severity the black marks then (001 l.931)."""
+    opts = options(ctx)
+    _print_events(commands.punish(opts.store(), opts.campaign, name, how=how, actor=opts.who(),
+                                  **opts.late(game_date, ruling)), json)
+
+
 @app.command("odds")
 @guarded
 def odds(ctx: typer.Context, name: str = typer.Argument(..., help="The worshipper."),
@@ -135,7 +182,8 @@ def odds(ctx: typer.Context, name: str = typer.Argument(..., help="The worshippe
         print_json(view)
         return
     pct = lambda v: "never (X)" if v is None else f"{v}%"
-    print_pairs([("worshipper", f"{view['character']} of {view['god']} (PR {view['power']})"),
+    print_pairs([("worshipper", f"{view['character']} ({view['character_alignment'] or 'no alignment'}) of "
+                                f"{view['god']} (PR {view['power']}, {view['alignment']})"),
                  ("marks", f"{view['black_marks']} black, {view['grey_marks']} grey"),
                  ("plea answered", pct(view["prayer_chance"]) + (f" +{view['crawling_bonus']} banked"
                                                                  if view["crawling_bonus"] else "")),
@@ -143,6 +191,12 @@ def odds(ctx: typer.Context, name: str = typer.Argument(..., help="The worshippe
                  ("crawling accepted", pct(view["crawl_chance"]) if view["crawl_chance"] is not None
                   else "not flatterable or never"),
                  ("repentance needs", "no black marks" if not view["black_marks"] else "never (X)"
-                  if view["repent_needs"] is None else f"{view['repent_needs']}+ on d6 (at PR {view['repent_power']})"),
-                 ("punishment at", f"{view['punishment_threshold']} black marks"),
+                  if view["repent_needs"] is None else f"{view['repent_needs']}+ on d6 (at PR {view['repent_power']}, "
+                                                       f"{view['repent_marks']} marks)"),
+                 ("punishment at", f"{view['punishment_threshold']} black marks"
+                  + (", a relapse checks at once" if view["relapse_check_armed"] else "")),
+                 ("punishment due", ", ".join(f"from event {d['check']} ({d['black_marks']} black marks)"
+                                              for d in view["punishments_due"]) or "none"),
+                 ("battle penalty", f"A.T. and D.T. -{view['battle_penalty']}" if view["battle_penalty"] else "none"),
+                 ("may convert to", view["may_convert_to"] or "-"),
                  ("manifestation", "eligible" if view["manifestation_eligible"] else "not yet")])

@@ -27,7 +27,7 @@ GROUPS = {
     "player": ("stable", "player_app"), "char": ("stable", "char_app"), "session": ("session", "app"),
     "treasure": ("economy", "treasure_app"), "wealth": ("economy", "wealth_app"),
     "stronghold": ("company", "stronghold_app"), "follower": ("followers", "app"), "god": ("gods", "app"),
-    "vow": ("xp", "vow_app"), "companion": ("wolves", "companion_app"), "boast": ("wolves", "boast_app"),
+    "vow": ("xp", "vow_app"), "expertise": ("xp", "expertise_app"), "hd": ("xp", "hd_app"), "companion": ("wolves", "companion_app"), "boast": ("wolves", "boast_app"),
     "ship": ("wolves", "ship_app"), "wages": ("wolves", "wages_app"), "luck": ("skirmish", "luck_app"),
     "wound": ("skirmish", "wound_app"), "skirmish": ("skirmish", "skirmish_app"),
 }
@@ -43,6 +43,7 @@ COMMANDS = {
     "buy": ("economy", "buy", False, None), "sell": ("economy", "sell", False, None),
     "company": ("company", "company", False, None), "cash": ("economy", "cash", False, SIGNED),
     "rep": ("company", "rep", False, SIGNED), "xp": ("xp", "xp", False, SIGNED),
+    "skill": ("xp", "skill", False, None),
     "silver": ("wolves", "silver", False, SIGNED), "hire": ("wolves", "hire", False, None),
     "dismiss": ("wolves", "dismiss", False, None),
 }

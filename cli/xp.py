@@ -1,4 +1,4 @@
-"""tally xp | vow swear|fulfil|abandon"""
+"""tally xp | vow swear|fulfil|abandon | skill | expertise add | hd spend|restore"""
 
 from __future__ import annotations
 
@@ -8,22 +8,89 @@ import typer
 
 from cli.context import guarded, options
 from cli.output import GAME_DATE, JSON_OPTION, RULING
+from cli.parsing import faces
 from cli.session import _print_events
+from ledger.commands import skill as skills
 from ledger.commands import xp as commands
 
 vow_app = typer.Typer(help="Vows (xp module): one open at a time; treasure XP is halved until fulfilled.",
                       no_args_is_help=True)
+expertise_app = typer.Typer(help="Areas of expertise (xp module): the first, one per odd level, one per "
+                                 "skill roll of 12.", no_args_is_help=True)
+hd_app = typer.Typer(help="Hit dice (xp module): one per level, spent in play, restored in safe time.",
+                     no_args_is_help=True)
+DICE = typer.Option(None, "--dice", help="Faces rolled by hand, in the order the rolls happen.")
+MOD = typer.Option(0, "--mod", help="The roll's modifiers: the attribute's (-3 to +3), encumbrance, armour…")
 
 
 @guarded
 def xp(ctx: typer.Context, name: str = typer.Argument(..., help="The character."),
-       amount: int = typer.Argument(..., help="XP awarded (or -N to correct)."),
-       why: str = typer.Option(..., "--why", help="What for."), json: bool = JSON_OPTION,
+       amount: int = typer.Argument(..., help="XP awarded (or -N to take away; below a level's threshold "
+                                              "the level goes at once); with --spent, units of treasure."),
+       why: str = typer.Option(..., "--why", help="What for."),
+       spent: bool = typer.Option(False, "--spent", help="Treasure spent: its XP now (treasure_xp spent), "
+                                                         "halved under an open vow."),
+       json: bool = JSON_OPTION,
        game_date: Optional[str] = GAME_DATE, ruling: Optional[str] = RULING) -> None:
-    """Award XP; a new level is attained only in safe time."""
+    """Award XP; a new level is attained only in safe time, a level lost goes at once."""
     opts = options(ctx)
-    _print_events(commands.award(opts.store(), opts.campaign, name, amount, why=why, actor=opts.who(),
-                                 **opts.late(game_date, ruling)), json)
+    _print_events(commands.award(opts.store(), opts.campaign, name, amount, why=why, spent=spent,
+                                 actor=opts.who(), **opts.late(game_date, ruling)), json)
+
+
+@guarded
+def skill(ctx: typer.Context, name: str = typer.Argument(..., help="The character."),
+          attribute: str = typer.Argument(..., help="STR, INT, WIS, DEX, CON or CHA."),
+          why: str = typer.Option(..., "--why", help="What is attempted."),
+          modifier: int = MOD,
+          expertise: Optional[str] = typer.Option(None, "--expertise", help="Apply this area of expertise: "
+                                                                            "3D6, best two (once per session)."),
+          hit_die: bool = typer.Option(False, "--hit-die", help="Spend a hit die for +1."),
+          dice: Optional[str] = DICE, json: bool = JSON_OPTION,
+          game_date: Optional[str] = GAME_DATE, ruling: Optional[str] = RULING) -> None:
+    """A skill roll: 2D6 + modifiers; 12 or more grants new expertise (002 l.160-179)."""
+    opts = options(ctx)
+    _print_events(skills.skill(opts.store(), opts.campaign, name, attribute, why=why, modifier=modifier,
+                               expertise=expertise, hit_die=hit_die, hand=faces(dice), actor=opts.who(),
+                               **opts.late(game_date, ruling)), json)
+
+
+@expertise_app.command("add")
+@guarded
+def expertise_add(ctx: typer.Context, name: str = typer.Argument(..., help="The character."),
+                  area: str = typer.Argument(..., help="The area, e.g. hunting."),
+                  attribute: str = typer.Option(..., "--attribute", help="The one attribute it relates to."),
+                  json: bool = JSON_OPTION,
+                  game_date: Optional[str] = GAME_DATE, ruling: Optional[str] = RULING) -> None:
+    """Name an area of expertise the character has earned (002 l.94-95, l.105, l.179)."""
+    opts = options(ctx)
+    _print_events(skills.add_expertise(opts.store(), opts.campaign, name, area, attribute=attribute,
+                                       actor=opts.who(), **opts.late(game_date, ruling)), json)
+
+
+@hd_app.command("spend")
+@guarded
+def hd_spend(ctx: typer.Context, name: str = typer.Argument(..., help="The character."),
+             count: int = typer.Argument(1, help="Hit dice spent (any number on a save, one on another roll)."),
+             on: str = typer.Option("save", "--on", help="save (each adds a die) or roll (+1)."),
+             why: str = typer.Option(..., "--why", help="The roll they went to."),
+             json: bool = JSON_OPTION,
+             game_date: Optional[str] = GAME_DATE, ruling: Optional[str] = RULING) -> None:
+    """Spend hit dice on a save or another roll made at the table (002 l.73-76)."""
+    opts = options(ctx)
+    _print_events(skills.spend_hit_dice(opts.store(), opts.campaign, name, count, on=on, why=why,
+                                        actor=opts.who(), **opts.late(game_date, ruling)), json)
+
+
+@hd_app.command("restore")
+@guarded
+def hd_restore(ctx: typer.Context, name: str = typer.Argument(..., help="The character."),
+               modifier: int = MOD, dice: Optional[str] = DICE, json: bool = JSON_OPTION,
+               game_date: Optional[str] = GAME_DATE, ruling: Optional[str] = RULING) -> None:
+    """All spent hit dice in safe time; on an expedition, one on a successful CON roll (002 l.194-195)."""
+    opts = options(ctx)
+    _print_events(skills.restore_hit_dice(opts.store(), opts.campaign, name, modifier=modifier, hand=faces(dice),
+                                          actor=opts.who(), **opts.late(game_date, ruling)), json)
 
 
 @vow_app.command("swear")

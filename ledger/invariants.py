@@ -22,6 +22,7 @@ from typing import Callable, Optional
 
 from ledger.envelope import Envelope
 from ledger.rules.coeac import MAX_STRONGHOLD, MAX_WEALTH
+from ledger.rules.xp import level_for
 from projections.names import key
 from projections.world import World
 
@@ -81,9 +82,12 @@ def _boast_made(world: World, p: dict) -> Optional[str]:
 
 
 def _level_attained(world: World, p: dict) -> Optional[str]:
-    level = world.advancement.of(p["character"]).level
+    progress = world.advancement.of(p["character"])
+    level = progress.level
     if p["level"] != level + 1:
         return f"{p['character']} would be level {level}, so this is not level {p['level']} attained next"
+    if level_for(progress.xp) < p["level"]:
+        return f"{p['character']} would have {progress.xp} XP, too few for level {p['level']}"
     current = world.sessions.current
     if current is not None and current.is_activated(p["character"]):
         return f"{p['character']} would be out on session {current.number}'s expedition: levels only in safe time"
@@ -95,6 +99,123 @@ def _prayer(world: World, p: dict) -> Optional[str]:
     if s is not None and (s.black, s.grey) != (p["black"], p["grey"]):
         return (f"{p['character']} would hold {s.black} black and {s.grey} grey marks, not the "
                 f"{p['black']} and {p['grey']} the prayer's chance was read from")
+    return None
+
+
+def _level_lost(world: World, p: dict) -> Optional[str]:
+    level = world.advancement.of(p["character"]).level
+    if level != p["from_level"]:
+        return f"{p['character']} would be level {level}, not the level {p['from_level']} it was decided to lose"
+    return None
+
+
+def _treasure_spent(world: World, p: dict) -> Optional[str]:
+    if p.get("treasure_rule") != "spent":
+        return None
+    held = world.advancement.of(p["character"]).treasure
+    if held < p["treasure"]:
+        return f"{p['character']} would hold {held} unit(s) of unspent treasure, not the {p['treasure']} spent"
+    return None
+
+
+def _hit_dice_spent(world: World, p: dict) -> Optional[str]:
+    left = world.advancement.of(p["character"]).hit_dice_left
+    if left < p["count"]:
+        return f"{p['character']} would have {left} hit dice left, too few to spend {p['count']}"
+    return None
+
+
+def _expertise_applied(world: World, p: dict) -> Optional[str]:
+    progress = world.advancement.of(p["character"])
+    if p["expertise"] is None:
+        return None
+    if progress.area(p["expertise"]) is None:
+        return f"{p['character']} would have no expertise in {p['expertise']}"
+    if p["period"] in progress.expertise_periods:
+        return f"{p['character']} would call on expertise twice in {p['period']} (once per session, 002 l.94)"
+    return None
+
+
+def _expertise_gained(world: World, p: dict) -> Optional[str]:
+    progress = world.advancement.of(p["character"])
+    if len(progress.expertise) >= progress.expertise_claims:
+        return (f"{p['character']} would already hold all {progress.expertise_claims} area(s) of expertise "
+                "its level and skill rolls allow")
+    if progress.area(p["area"]) is not None:
+        return f"{p['character']} would already have expertise in {p['area']}"
+    return None
+
+
+def _standing_premise(check: Callable) -> Check:
+    """A premise about a worshipper's standing; none if it worships no god there (nothing to fold onto)."""
+    def premise(world: World, p: dict) -> Optional[str]:
+        s = world.divine.of(p["character"])
+        return check(s, p) if s is not None else None
+    return premise
+
+
+def _repented(s, p: dict) -> Optional[str]:
+    if (s.black, s.repentance_power(p["relapse"]), s.repentance_marks(p["marks_rule"])) != (
+            p["black"], p["effective_power"], p["marks"]):
+        return (f"{p['character']} would repent with {s.black} black marks at PR "
+                f"{s.repentance_power(p['relapse'])}, not the {p['black']} at PR {p['effective_power']} it was read at")
+    return None
+
+
+def _converted(s, p: dict) -> Optional[str]:
+    if s.lost_to is None or s.lost_to["battle"] != p["battle"]:
+        return f"{p['character']}'s god would not have just lost the battle at event {p['battle']}"
+    return None
+
+
+def _punished(s, p: dict) -> Optional[str]:
+    if p["check"] not in {c for c, _ in s.punishments_due}:
+        return f"{p['character']} would have no punishment due from the check at event {p['check']}"
+    return None
+
+
+def _recovered(s, p: dict) -> Optional[str]:
+    if s.penalty < p["penalty"]:
+        return f"{p['character']} would have lost {s.penalty} A.T. and D.T. in battle, not {p['penalty']}"
+    return None
+
+
+def _aligned(world: World, p: dict) -> Optional[str]:
+    s = world.divine.of(p["character"])
+    if s is not None and s.alignment != p["alignment"]:
+        return f"{p['character']} would worship {s.god} ({s.alignment}): a worshipper keeps its god's alignment"
+    return None
+
+
+def _adopted(world: World, p: dict, day: int) -> Optional[str]:
+    from ledger.commands.gods import adoption_refused
+
+    held = world.divine.of(p["character"])
+    if held is not None:
+        return f"{p['character']} would already worship {held.god}"
+    own = world.divine.alignment_of(p["character"])
+    if p.get("character_alignment") is not None and own != p["character_alignment"]:
+        return f"{p['character']}'s alignment would be {own}, not the {p['character_alignment']} {p['god']} matched"
+    return adoption_refused(world, p["character"], p["adoption"], day) if p.get("adoption") else None
+
+
+def _battled(world: World, p: dict, day: int) -> Optional[str]:
+    for who, plea in ((p["character"], p["plea"]), (p["opponent"], p["opponent_plea"])):
+        s = world.divine.of(who)
+        if plea is not None and s is not None and s.supported_on(day) != plea:
+            return f"{who} would have no answered plea (event {plea}) left that day for the battle"
+    return None
+
+
+def _crawled(world: World, p: dict, day: int) -> Optional[str]:
+    s = world.divine.of(p["character"])
+    if s is None:
+        return None
+    if s.prayers_within(day) != p["prayers_last_week"]:
+        return (f"{p['character']} would have made {s.prayers_within(day)} prayers in the week before, "
+                f"not the {p['prayers_last_week']} the crawling prayer was read at")
+    if (p["effect"] == "removed_black_mark") != (p["accepted"] and s.black > 0):
+        return f"{p['character']} would hold {s.black} black marks, which changes what the crawling prayer did"
     return None
 
 
@@ -121,7 +242,8 @@ def _downtime_acted(world: World, p: dict, day: int) -> Optional[str]:
 
 
 # Checks that need the event's day as well.
-DAY_PREMISES: dict[str, DayCheck] = {"downtime.acted": _downtime_acted}
+DAY_PREMISES: dict[str, DayCheck] = {"downtime.acted": _downtime_acted, "god.adopted": _adopted,
+                                     "god.battle": _battled, "god.crawled": _crawled}
 
 PREMISES: dict[str, Check] = {
     "session.opened": _session_opened,
@@ -133,7 +255,17 @@ PREMISES: dict[str, Check] = {
     "vow.sworn": _vow_sworn,
     "boast.made": _boast_made,
     "level.attained": _level_attained,
+    "level.lost": _level_lost,
+    "xp.awarded": _treasure_spent,
+    "hit_dice.spent": _hit_dice_spent,
+    "skill.rolled": _expertise_applied,
+    "expertise.gained": _expertise_gained,
+    "alignment.chosen": _aligned,
     "god.prayed": _prayer,
+    "god.repented": _standing_premise(_repented),
+    "god.converted": _standing_premise(_converted),
+    "god.punished": _standing_premise(_punished),
+    "god.recovered": _standing_premise(_recovered),
 }
 
 
@@ -187,7 +319,13 @@ def _luck_holds(world: World, p: dict) -> Optional[str]:
     return f"{p['character']} would hold {luck} luck, below zero" if luck < 0 else None
 
 
+def _xp_holds(world: World, p: dict) -> Optional[str]:
+    xp = world.advancement.of(p["character"]).xp
+    return f"{p['character']}'s XP would be {xp}, below zero" if xp < 0 else None
+
+
 AFTER: dict[str, Check] = {
+    "xp.awarded": _xp_holds,
     "project.ticked": _project_holds,
     "stronghold.attempted": _stronghold_holds,
     "luck.changed": _luck_holds,

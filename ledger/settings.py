@@ -38,11 +38,41 @@ SETTINGS: dict[str, Setting] = {s.key: s for s in (
     Setting("manifestation_clock", "gods", "weighted", ("weighted", "either"),
             "manifestation: active time + dormant time / 10 reaches a year (weighted), or one of "
             "a year active / ten years dormant alone (either) (001 l.976)"),
+    Setting("excessive_rounding", "gods", "down", ("down", "up"),
+            "an excessive plea's chance \"reduced to a half\" rounds down or up (001 l.841-843)"),
+    Setting("crawl_bonus", "gods", "next_plea", ("next_plea", "until_black_mark"),
+            "a crawling prayer's banked 1-10% is spent by the next plea, or helps every plea until "
+            "the next black mark (001 l.873)"),
+    Setting("relapse_power", "gods", "plus3", ("plus3", "illustration"),
+            "after a relapse, repentance reads the table at PR + 3 up to 10 (7 -> 10), or as l.905's "
+            "illustration \"1-4, 4-7, 7-9\" (PR + 3 up to 9; a PR 10 god stays 10) (001 l.903-905)"),
+    Setting("repentance_marks", "gods", "black", ("black", "black_and_grey"),
+            "the repentance table's rows count black marks (its heading, l.883), or black and grey "
+            "(grey marks \"act as black marks\", l.875)"),
+    Setting("repentance_beyond_table", "gods", "never", ("never", "last_row"),
+            "past 12 black marks repentance is impossible (X), or reads the printed 12th row (001 l.883-897)"),
+    Setting("interference_lifts_x", "gods", "no", ("no", "yes"),
+            "whether another god's interference (+50%) lets a god whose cell is X answer at 50% (001 l.964)"),
+    Setting("god_adoption", "gods", "before_play", ("before_play", "safe_time"),
+            "a god is adopted before the character's first expedition, or at any time it is not on "
+            "one (001 l.745: \"before the game begins\")"),
+    Setting("conversion_marks", "gods", "clear", ("clear", "keep"),
+            "a convert starts with the new god with no marks, or keeps its black and grey marks (001 l.960-962)"),
+    Setting("relapse_punishment", "gods", "50", None,
+            "the percentage chance of punishment at the first black mark after a repentance "
+            "(001 l.905: \"likely to be punished\"); 0 never"),
+    Setting("treasure_xp", "xp", "seized", ("seized", "spent"),
+            "treasure gives its XP when seized (divided), or when spent (002 l.107: \"expenditure seizure\")"),
     Setting("luck_start", "skirmish", "1", None, "luck points a new character starts with (003 l.311: not given)"),
     Setting("luck_cap", "skirmish", "3", None, "the most luck points a character may hold (003: not given)"),
     Setting("luck_refresh", "skirmish", "none", ("none", "session"),
             "luck regained to the start value at each session close, or only when the referee grants it"),
 )}
+
+
+def in_force(settings: dict[str, str], key: str) -> str:
+    """A setting's value, or its default for a campaign folded before the setting existed."""
+    return settings.get(key, SETTINGS[key].default)
 
 
 def defaults(rules: list[str]) -> dict[str, str]:

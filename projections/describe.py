@@ -62,10 +62,24 @@ _LINES: dict[str, Callable[[dict], str]] = {
     "follower.lost": lambda p: f"{p['character']} loses {p['name']}: {p['why']}",
     "xp.awarded": lambda p: f"{p['character']} +{p['amount']} XP ({p['source']}): {p['why']}",
     "level.attained": lambda p: f"{p['character']} attains level {p['level']}: {p['benefit']}",
+    "level.lost": lambda p: f"{p['character']} falls to level {p['level']} (from {p['from_level']}) at {p['xp']} XP",
+    "hit_dice.spent": lambda p: f"{p['character']} spends {p['count']} hit dice on a {p['on']} "
+                                f"({p['left']} left before): {p['why']}",
+    "hit_dice.restored": lambda p: f"{p['character']} regains {p['count']} hit dice ({p['how'].replace('_', ' ')})",
+    "expertise.gained": lambda p: f"{p['character']} gains expertise: {p['area']} ({p['attribute']}), "
+                                  f"{p['held'] + 1} of {p['claims']}",
+    "skill.rolled": lambda p: f"{p['character']} {p['attribute']} skill roll {p['natural']}"
+                              f"{p['modifier'] + p['hit_die']:+d} = {p['total']}: {p['result']}"
+                              + (f" (expertise: {p['expertise']})" if p["expertise"] else "") + f" — {p['why']}",
     "vow.sworn": lambda p: f"{p['character']} swears: {p['vow']}",
     "vow.fulfilled": lambda p: f"{p['character']} fulfils the vow ({p['xp']} XP): {p['vow']}",
     "vow.abandoned": lambda p: f"{p['character']} abandons the vow: {p['vow']}",
+    "alignment.chosen": lambda p: f"{p['character']}'s alignment is {p['alignment']}",
     "god.adopted": lambda p: f"{p['character']} adopts {p['god']} (PR {p['power']}, {p['alignment']})",
+    "god.converted": lambda p: f"{p['character']} converts from {p['from_god']} to {p['god']} (PR {p['power']}, "
+                               f"{p['alignment']}); marks {'kept' if p['marks'] == 'keep' else 'cleared'}",
+    "god.recovered": lambda p: f"{p['character']} regains {p['penalty']} A.T. and D.T.: {p['why']}",
+    "god.punished": lambda p: f"{p['character']} is punished ({p['severity']} black marks): {p['how']}",
     "god.black_mark": lambda p: f"{p['character']}: black mark: {p['why']}",
     "god.warning": lambda p: f"{p['character']}: a warning sign: {p['why']}",
     "god.grey_marks": lambda p: f"{p['character']}: {p['count']} grey mark(s): {p['why']}",
@@ -76,8 +90,8 @@ _LINES: dict[str, Callable[[dict], str]] = {
     "god.repented": lambda p: f"{p['character']} repents (needs {p['needs'] or 'X'}, PR {p['effective_power']}): "
                               + ("accepted" if p["accepted"] else "not believed"),
     "god.sacrificed": lambda p: f"{p['character']} sacrifices ({p['black']} black, {p['grey']} grey redeemed): {p['why']}",
-    "god.punishment_checked": lambda p: f"{p['character']} punishment check at {p['black']} black marks: "
-                                        + ("PUNISHED" if p["punished"] else "spared"),
+    "god.punishment_checked": lambda p: f"{p['character']} punishment check ({p['reason']}, {p['chance']}%) at "
+                                        f"{p['black']} black marks: " + ("PUNISHED" if p["punished"] else "spared"),
     "wolves.outfitted": lambda p: f"{p['character']}: STR {p['strength']} AGI {p['agility']} CON {p['constitution']}, "
                                   f"{p['hp']} HP, {p['languages']} language(s), {p['hacksilver']} hacksilver: "
                                   f"{', '.join(p['spent']) or 'nothing bought'}; {p['lost']} lost",
@@ -101,7 +115,8 @@ _LINES: dict[str, Callable[[dict], str]] = {
     "renown.changed": lambda p: f"{p['character']} renown {p['delta']:+d}: {p['why']}",
     "clothing.worn": lambda p: f"{p['character']} wears {p['clothing']} ({p['renown_modifier']:+d} Rn)",
     "god.battle": lambda p: f"{p['god']} ({p['character']}) battles {p['opponent_god']} ({p['opponent']}) "
-                            f"for {len(p['rounds'])} round(s): {p['winner']}'s god wins",
+                            f"for {len(p['rounds'])} round(s): {p['winner']}'s god wins; {p['loser']} "
+                            f"A.T. and D.T. -{p['penalty']}",
     "calendar.advanced": lambda p: f"{p['days']} day(s) pass: {p['why']}" + (f" [{p['run']}]" if p.get("run") else ""),
     "schedule.added": lambda p: f"job {p['job']} ({p['kind']}) from {p['anchor_date']}",
     "schedule.removed": lambda p: f"job {p['job']} removed",

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Optional
 
+from ledger.settings import in_force
 from projections.world import World
 
 
@@ -18,12 +19,16 @@ def sheet(world: World, name: str) -> Optional[dict]:
             out.pop(field)
     if world.campaign.runs("gods"):
         standing = world.divine.of(character.name)
-        out.update(god=standing.god if standing else None, power=standing.power if standing else None,
-                   black_marks=standing.black if standing else 0, grey_marks=standing.grey if standing else 0)
+        out.update(alignment=world.divine.alignment_of(character.name),
+                   god=standing.god if standing else None, power=standing.power if standing else None,
+                   black_marks=standing.black if standing else 0, grey_marks=standing.grey if standing else 0,
+                   battle_penalty=standing.penalty if standing else 0)
     if world.campaign.runs("wolves"):
         out.update(world.band.of(character.name).view(world.campaign.today))
     if world.campaign.runs("skirmish"):
         out.update(world.skirmish.of(character.name).view())
     if world.campaign.runs("xp"):
         out.update(world.advancement.of(character.name).view())
+        if in_force(world.campaign.settings, "treasure_xp") != "spent":  # seized treasure has had its XP
+            out.pop("treasure_unspent")
     return out

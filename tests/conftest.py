@@ -160,12 +160,13 @@ def sheet(t: Tally, name: str) -> dict:
 
 @pytest.fixture
 def pantheon(tally_sqlite) -> Tally:
-    """A Bifrost campaign (gods) with Aud, who worships Tyr (PR 5, flatterable)."""
+    """A Bifrost campaign (gods) with Aud (2B), who worships Tyr (PR 5, 2B, flatterable)."""
     t = tally_sqlite
     t.ok("campaign", "new", "Bifrost", "--rules", "gods", "--calendar", "bifrost", "--start", "day 1 of week 1, 1024")
     t.ok("player", "add", "Ann")
     t.ok("char", "new", "Aud", "--player", "Ann")
-    t.ok("god", "adopt", "Aud", "Tyr", "--power", "5", "--alignment", "2L", "--flatterable",
+    t.ok("god", "align", "Aud", "2B")
+    t.ok("god", "adopt", "Aud", "Tyr", "--power", "5", "--alignment", "2B", "--flatterable",
          "--sacrifice", "an enemy's weapon, broken")
     return t
 

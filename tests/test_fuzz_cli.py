@@ -150,7 +150,8 @@ def prepare(t: Tally) -> None:
     t.ok("--campaign", "Greyhawk", "char", "new", "Nureddine", "--player", "Ann", "--max-hp", "6",
          "--wealth", "3", "--cash", "20")
     t.ok("--campaign", "Greyhawk", "char", "new", "Bo", "--player", "Ben", "--max-hp", "4", "--cash", "3")
-    t.ok("--campaign", "Greyhawk", "god", "adopt", "Nureddine", "Tyr", "--power", "5", "--alignment", "2L")
+    t.ok("--campaign", "Greyhawk", "god", "align", "Nureddine", "2B")
+    t.ok("--campaign", "Greyhawk", "god", "adopt", "Nureddine", "Tyr", "--power", "5", "--alignment", "2B")
     t.ok("--campaign", "Greyhawk", "stronghold", "found", "Greyhold", "--owner", "Nureddine")
     t.ok("--campaign", "Greyhawk", "rep", "River Guild", "+1", "--why", "a favour")
     t.ok("--campaign", "Greyhawk", "project", "start", "Wall", "--ticks", "4", "--owner", "Nureddine")

@@ -10,7 +10,7 @@ from ledger.commands.batch import Batch
 from ledger.commands.dice import reveal_events
 from ledger.commands.hazards import down_and_out
 from ledger.commands.skirmish import refresh_luck
-from ledger.commands.xp import attain
+from ledger.commands.xp import safe_time
 from ledger.envelope import Envelope, NewEvent
 from ledger.errors import BadInput, RuleRefused
 from ledger.events.coeac import IncomeRolled
@@ -139,8 +139,8 @@ def close_session(store: Store, campaign: Optional[str], *, actor: str, game_dat
             if ctx.campaign.runs("skirmish") and key(character.name) not in dead \
                     and ctx.campaign.settings["luck_refresh"] == "session":
                 refresh_luck(ctx, batch, character.name)
-            if ctx.campaign.runs("xp") and key(character.name) not in dead:  # safe time: levels arrive
-                attain(ctx, batch, character.name, ctx.world.advancement.of(character.name).xp)
+            if ctx.campaign.runs("xp") and key(character.name) not in dead:  # safe time: levels, hit dice
+                safe_time(ctx, batch, character.name)
         batch.events += reveal_events(ctx, session.number, rolls_in_batch=batch.derived, game_time=end)
         batch.add(session_stream(session.number), SessionClosed(
             number=session.number, start=session.start, end=end, havens=sorted(safe)))

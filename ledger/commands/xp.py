@@ -8,8 +8,9 @@ from ledger.commands.base import Context, character_stream, clean_text, find_cha
 from ledger.commands.batch import Batch
 from ledger.envelope import NewEvent
 from ledger.errors import BadInput, RuleRefused
-from ledger.events.xp import LevelAttained, VowAbandoned, VowFulfilled, VowSworn, XpAwarded
+from ledger.events.xp import HitDiceRestored, LevelAttained, LevelLost, VowAbandoned, VowFulfilled, VowSworn, XpAwarded
 from ledger.rules import xp as rules
+from ledger.settings import in_force
 
 
 def in_safe_time(ctx: Context, character: str) -> bool:
@@ -26,46 +27,84 @@ def attain(ctx: Context, batch: Batch, character: str, xp_after: int) -> None:
                                                              benefit=rules.level_benefit(new)))
 
 
+def safe_time(ctx: Context, batch: Batch, character: str) -> None:
+    """l.195: in safe time "expended hit dice are restored; levels from acquired XP are attained"."""
+    progress = ctx.world.advancement.of(character)
+    if progress.hd_spent:
+        batch.add(character_stream(character), HitDiceRestored(character=character, count=progress.hd_spent,
+                                                               how="safe_time"))
+    attain(ctx, batch, character, progress.xp)
+
+
 def award_into(ctx: Context, batch: Batch, character: str, amount: int, *, source: str, why: str,
-               treasure: Optional[int] = None) -> None:
+               treasure: Optional[int] = None, treasure_rule: Optional[str] = None) -> None:
     progress = ctx.world.advancement.of(character)
     rounding = ctx.campaign.settings["vow_rounding"] if treasure is not None else None
     batch.add(character_stream(character), XpAwarded(
         character=character, amount=amount, source=source, why=why, treasure=treasure,
-        vow_open=progress.vow is not None, rounding=rounding))
-    if in_safe_time(ctx, character):
-        attain(ctx, batch, character, progress.xp + amount)
+        vow_open=progress.vow is not None, rounding=rounding, treasure_rule=treasure_rule))
+    after = progress.xp + amount
+    if after < rules.threshold(progress.level):
+        # l.99-102: a level is the XP held; XP taken away below it takes the level at once,
+        # safe time or not (safe time is when levels are *attained*, l.195).
+        batch.add(character_stream(character), LevelLost(character=character, level=rules.level_for(after),
+                                                         from_level=progress.level, xp=after))
+    elif in_safe_time(ctx, character):
+        attain(ctx, batch, character, after)
+
+
+def _treasure_award(ctx: Context, batch: Batch, character: str, units: int, rule: str, why: str) -> None:
+    """l.107-108: 1 XP per unit of treasure; l.113-114: only half while a vow is open."""
+    vow_open = ctx.world.advancement.of(character).vow is not None
+    award_into(ctx, batch, character, rules.treasure_xp(units, vow_open, ctx.campaign.settings["vow_rounding"]),
+               source="treasure", why=why + (" (halved: a vow is open)" if vow_open else ""), treasure=units,
+               treasure_rule=rule)
 
 
 def treasure_into(ctx: Context, batch: Batch, shares: dict[str, int]) -> None:
-    """l.107-108, l.113-114: a share of treasure is XP, halved under an open vow."""
-    rounding = ctx.campaign.settings["vow_rounding"]
+    """A share of treasure is XP when seized (treasure_xp seized); otherwise it
+    waits, held, until it is spent (`tally xp C N --spent`)."""
+    if in_force(ctx.campaign.settings, "treasure_xp") != "seized":
+        return
     for character, units in shares.items():
-        if units <= 0:
-            continue
-        vow_open = ctx.world.advancement.of(character).vow is not None
-        award_into(ctx, batch, character, rules.treasure_xp(units, vow_open, rounding), source="treasure",
-                   why=f"{units} units of treasure" + (" (halved: a vow is open)" if vow_open else ""),
-                   treasure=units)
+        if units > 0:
+            _treasure_award(ctx, batch, character, units, "seized", f"{units} units of treasure")
 
 
-def award(store, campaign, name: str, amount: int, *, why: str, actor: str,
+def award(store, campaign, name: str, amount: int, *, why: str, actor: str, spent: bool = False,
           game_date: Optional[str] = None, ruling: Optional[str] = None):
     why = clean_text(why, "--why")
 
     def decide(ctx: Context) -> list[NewEvent]:
         ctx.require("xp")
         character = find_character(ctx, name)
+        progress = ctx.world.advancement.of(character.name)
+        batch = Batch(ctx)
+        if spent:
+            _spent(ctx, batch, character.name, amount, why)
+            return batch.done()
         if amount == 0:
             raise BadInput("an award of 0 XP changes nothing")
-        if ctx.world.advancement.of(character.name).xp + amount < 0:
-            raise RuleRefused(f"{character.name} has {ctx.world.advancement.of(character.name).xp} XP; "
-                              f"cannot take away {-amount}")
-        batch = Batch(ctx)
+        if progress.xp + amount < 0:
+            raise RuleRefused(f"{character.name} has {progress.xp} XP; cannot take away {-amount}")
         award_into(ctx, batch, character.name, amount, source="referee", why=why)
         return batch.done()
 
     return record(store, campaign, actor, decide, game_date=game_date, ruling=ruling)
+
+
+def _spent(ctx: Context, batch: Batch, character: str, units: int, why: str) -> None:
+    """Treasure spent, under treasure_xp spent: its XP now (002 l.107, "expenditure")."""
+    rule = in_force(ctx.campaign.settings, "treasure_xp")
+    if rule != "spent":
+        raise RuleRefused("treasure_xp is seized: treasure gave its XP when it was divided; "
+                          "`tally campaign set treasure_xp spent` to give it when spent (002 l.107)")
+    if units < 1:
+        raise BadInput("--spent takes the units of treasure spent, at least 1")
+    held = ctx.world.advancement.of(character).treasure
+    if units > held:
+        raise RuleRefused(f"{character} holds {held} unit(s) of treasure not yet spent; cannot spend {units}")
+    _treasure_award(ctx, batch, character, units, "spent", f"{units} units of treasure spent: {why}")
 
 
 def swear(store, campaign, name: str, vow: str, *, actor: str,

@@ -111,3 +111,54 @@ def _reputation_v1(payload: dict) -> dict:
     after, clamped = payload.pop("after"), payload.pop("clamped")
     payload["limit"] = abs(after) if clamped else 6
     return payload
+
+
+# -- issue 15: gods and xp record the settings and figures they now use ------
+
+@upcaster("god.adopted", 1)
+def _adopted_v1(payload: dict) -> dict:
+    # Recorded before alignments were matched and god_adoption existed: neither was checked.
+    payload.update(character_alignment=None, adoption=None)
+    return payload
+
+
+@upcaster("god.black_mark", 2)
+def _black_mark_v2(payload: dict) -> dict:
+    payload["bonus_lost"] = 0  # a mark never ended a banked bonus before crawl_bonus
+    return payload
+
+
+@upcaster("god.prayed", 1)
+def _prayed_v1(payload: dict) -> dict:
+    # Halving rounded down, a banked bonus was spent by the next plea, and X was never lifted.
+    payload.update(rounding="down" if payload["excessive"] else None,
+                   crawl_bonus="next_plea" if payload["modifiers"].get("crawling_bonus") else None,
+                   lifts_x=None)
+    return payload
+
+
+@upcaster("god.repented", 1)
+def _repented_v1(payload: dict) -> dict:
+    payload.update(grey=None, marks=payload["black"], marks_rule="black", beyond="never", relapse="plus3")
+    return payload
+
+
+@upcaster("god.punishment_checked", 1)
+def _punishment_v1(payload: dict) -> dict:
+    payload.update(reason="threshold", chance=50)
+    return payload
+
+
+@upcaster("god.battle", 1)
+def _battle_v1(payload: dict) -> dict:
+    # v1 only named the penalty in words ("A.T. and D.T. -10 …"); it was always the loser's 10.
+    payload.pop("penalty", None)
+    loser = payload["opponent"] if payload["winner"] == payload["character"] else payload["character"]
+    payload.update(loser=loser, penalty=10, plea=None, opponent_plea=None)
+    return payload
+
+
+@upcaster("xp.awarded", 1)
+def _xp_v1(payload: dict) -> dict:
+    payload["treasure_rule"] = "seized" if payload["source"] == "treasure" else None
+    return payload

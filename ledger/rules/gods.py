@@ -109,6 +109,11 @@ BATTLE = _table("""
 10   2 10 15 20 25 30 35 40 45 50
 """)
 
+# l.681-688: the alignment matrix, basic alignment 1 (good) to 7 (evil) by cosmic
+# order allegiance A (law) to G (chaos): "the forty-nine possible combinations" (l.707).
+BASIC_ALIGNMENTS = "1234567"
+COSMIC_ORDERS = "ABCDEFG"
+
 LIFE_OR_DEATH = 20  # l.875: "stands a 20% better chance"; if answered, 5 grey marks
 LIFE_OR_DEATH_GREY_MARKS = 5
 FREE_HAND = 10  # l.966-968: +10%, and a 50% chance the help is inconvenient
@@ -116,6 +121,9 @@ INTERFERENCE = 50  # l.964: another god interfering: +50%
 THANKS = 10  # l.873: a thank-you prayer "stands a 10% better chance of being heard"
 CRAWL_WINDOW_DAYS = 7  # l.853: prayers "within the last week"
 RELAPSE_PR = 3  # l.903: "a P.R. three points higher than it was originally ... never exceeding 10"
+JOINS_UNASKED = 30  # l.964: "a 30% chance that it will join in of its own accord"
+PUNISHMENT_CHANCE = 50  # l.929: "There is a 50% chance that he will be punished"
+BATTLE_PENALTY = 10  # l.956: the loser's "A.T. and D.T. drop by 10 (regained as F.P.s)"
 
 
 def prayer_chance(marks: int, power: int) -> Optional[int]:
@@ -144,13 +152,31 @@ def crawling_chance(prayers: int, power: int) -> Optional[int]:
     return row[power - 1] if row else None
 
 
-def repentance_needs(black_marks: int, power: int) -> Optional[int]:
-    row = REPENTANCE.get(black_marks)
+def repentance_needs(marks: int, power: int, beyond: str = "never") -> Optional[int]:
+    """Table 2.7; past its 12th row X (``never``) or the 12th row again (``last_row``)."""
+    if beyond == "last_row":
+        marks = min(marks, max(REPENTANCE))
+    row = REPENTANCE.get(marks)
     return row[power - 1] if row else None
 
 
-def relapse_power(power: int) -> int:
-    return min(10, power + RELAPSE_PR)
+def relapse_power(power: int, rule: str = "plus3") -> int:
+    """l.903-905: PR + 3, never past 10 (``plus3``); or as the illustration
+    "1-4, 4-7, 7-9" reads, never past 9 unless the god is already PR 10."""
+    return min(10 if rule == "plus3" else max(9, power), power + RELAPSE_PR)
+
+
+def halved(chance: int, rounding: str) -> int:
+    """l.841: an excessive prayer's chance "is reduced to a half", rounded as the campaign says."""
+    return chance // 2 if rounding == "down" else -(-chance // 2)
+
+
+def alignment(text: str) -> Optional[str]:
+    """An alignment as the matrix prints it (``2E``), or None if it is not one of the 49."""
+    code = text.strip().upper()
+    if len(code) == 2 and code[0] in BASIC_ALIGNMENTS and code[1] in COSMIC_ORDERS:
+        return code
+    return None
 
 
 def punishment_threshold(power: int) -> int:

@@ -29,3 +29,32 @@ def level_benefit(level: int) -> str:
     if level % 2 == 0:
         return "swap one characteristic point for another"
     return "a new area of expertise or a new weapon trait"
+
+
+# l.22-23: "six attributes – for example STR, INT, WIS, DEX, CON and CHA"
+ATTRIBUTES = ("STR", "INT", "WIS", "DEX", "CON", "CHA")
+EXPERTISE_DICE = "3d6kh2"  # l.94: "roll 3D6 and pick the best two dice"
+SKILL_DICE = "2d6"  # l.162
+# l.168-173: the skill roll's results, from the least total that reaches each.
+SKILL_RESULTS = ((12, "extraordinary"), (9, "success"), (6, "delay"), (3, "failure"), (-99, "catastrophe"))
+
+
+def skill_total(natural: int, modifier: int) -> int:
+    """l.177-178: "snake eyes are always a result of two regardless of modifiers.
+    Likewise, natural box-cars are always a 12." """
+    return natural if natural in (2, 12) else natural + modifier
+
+
+def skill_result(total: int) -> str:
+    return next(name for least, name in SKILL_RESULTS if total >= least)
+
+
+def succeeded(result: str) -> bool:
+    return result in ("success", "extraordinary")
+
+
+def expertise_claims(highest_level: int, twelves: int) -> int:
+    """Areas of expertise a character may hold: the first (l.94), one for each
+    odd level reached from 3 (l.105, "or a new weapon trait" instead), and one
+    for each skill roll of 12 (l.179)."""
+    return 1 + (highest_level - 1) // 2 + twelves
