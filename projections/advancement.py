@@ -93,6 +93,8 @@ def _skill(state: Advancement, p: dict) -> Advancement:
 
 def apply(state: Advancement, e: Envelope) -> Advancement:
     p = e.payload
+    if e.type not in TYPES:
+        return state
     if e.type == "xp.awarded":
         return _awarded(state, p)
     if e.type == "treasure.divided":

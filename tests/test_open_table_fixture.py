@@ -62,9 +62,15 @@ def test_the_bifrost_campaign_spans_two_years_of_gods(tally):
     t.ok("--campaign", "Bifrost", "script", str(FIXTURES / "bifrost-gods.tally"), "--quiet")
     assert t.ok("campaign", "show", "--json").json["today"] == "day 7 of week 52, 1025"
     checks = [e["payload"] for e in t.ok("log", "--type", "god.punishment_checked", "--json").json]
-    assert [(c["black"], c["punished"]) for c in checks] == [(10, True), (11, False)]
+    assert [(c["black"], c["reason"], c["punished"]) for c in checks] == [
+        (1, "relapse", False), (10, "threshold", True), (11, "threshold", False)]
+    (punished,) = t.ok("log", "--type", "god.punished", "--json").json
+    assert punished["payload"]["severity"] == 10
     aud = t.ok("god", "odds", "Aud", "--json").json
-    assert (aud["black_marks"], aud["repent_power"]) == (9, 8)
+    assert (aud["black_marks"], aud["repent_power"], aud["punishments_due"]) == (9, 8, [])
+    # Hallr lost the battle of gods and was converted to Tyr: Njord's mark went with Njord.
+    (converted,) = t.ok("log", "--type", "god.converted", "--json").json
+    assert (converted["payload"]["from_god"], converted["payload"]["black"]) == ("Njord", 1)
     hallr = t.ok("god", "odds", "Hallr", "--json").json
-    assert (hallr["black_marks"], hallr["grey_marks"]) == (1, 0)  # the life-or-death grey marks were redeemed
+    assert (hallr["god"], hallr["black_marks"], hallr["grey_marks"], hallr["battle_penalty"]) == ("Tyr", 0, 0, 0)
     assert t.ok("audit", "--json").json["ok"] and t.ok("verify", "--json").json["ok"]
