@@ -104,8 +104,8 @@ def apply(state: Advancement, e: Envelope) -> Advancement:
     current = state.of(p["character"])
     if e.type == "level.attained":
         return _update(state, p["character"], level=p["level"], highest=max(current.highest, p["level"]))
-    if e.type == "level.lost":
-        return _update(state, p["character"], level=p["level"])
+    if e.type == "level.lost":  # the lost levels take unspent dice first: those spent stay spent
+        return _update(state, p["character"], level=p["level"], hd_spent=min(current.hd_spent, p["level"]))
     if e.type == "hit_dice.spent":
         return _update(state, p["character"], hd_spent=current.hd_spent + p["count"])
     if e.type == "hit_dice.restored":

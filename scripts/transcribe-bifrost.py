@@ -33,6 +33,12 @@ def main(seed: str) -> None:
         grade[cells[0]] = int(cells[1])
     out["grade_percent"] = {"lines": "828-837", "table": grade}
     out["grade_shift"] = {"lines": "821-823", "table": {"1": -1, "2": -1, "3": 0, "4": 0, "5": 1, "6": 1}}
+    matrix = {}
+    for number in range(682, 689):  # the alignment matrix; its first row also carries the label GOOD
+        cells = [c for c in lines[number - 1].split("\t") if c.strip() and c != "GOOD"]
+        matrix[cells[0]] = cells[1:8]
+    out["alignment_matrix"] = {"lines": "681-688", "rows": "basic alignment, 1 good to 7 evil",
+                               "columns": "cosmic order allegiance, A law to G chaos", "table": matrix}
     Path("fixtures/tables/bifrost.json").write_text(json.dumps(out, indent=1) + "\n")
 
 

@@ -345,10 +345,15 @@ def test_a_convert_keeps_its_marks_when_the_campaign_says_so(pantheon):
 def test_an_interfering_god_may_bring_ones_own_in_unasked(pantheon):
     # l.964: "If another god is interfering with a god's character, the chance of a prayer being
     # answered is increased by 50%, and there is a 30% chance that it will join in of its own accord."
-    pantheon.ok("god", "pray", "Aud", "--interference", "--dice", "74,30")
     pantheon.ok("god", "pray", "Aud", "--interference", "--dice", "74,31")
-    joined, refused = prayers(pantheon)
+    pantheon.ok("god", "pray", "Aud", "--interference", "--dice", "74,30")
+    refused, joined = prayers(pantheon)
     assert (joined["chance"], joined["outcome"], refused["outcome"]) == (73, "joined", "refused")
+    # A god that joined in unasked supports its worshipper: with Odin answering Hallr, they battle.
+    hallr_of_odin(pantheon)
+    pantheon.ok("god", "pray", "Hallr", "--dice", "19,3")
+    pantheon.ok("god", "battle", "Aud", "Hallr", "--dice", "66,40")
+    assert logged(pantheon, "god.battle")[0]["payload"]["plea"] == logged(pantheon, "god.prayed")[1]["position"]
 
 
 def test_whether_interference_lifts_an_x_is_a_setting(pantheon):

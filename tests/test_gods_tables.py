@@ -53,3 +53,24 @@ def test_beyond_the_printed_rows():
     assert gods.crawling_chance(15, 1) is None
     assert gods.repentance_needs(13, 1) is None
     assert gods.answer_grade_row(20) == [1] * 10
+
+
+def test_the_alignment_matrix():
+    # l.681-688: basic alignment 1-7 down, cosmic order allegiance A-G across; l.707: "forty-nine".
+    printed = {code for row in FIXTURE["alignment_matrix"]["table"].values() for code in row}
+    assert len(printed) == 49
+    assert all(gods.alignment(code) == code for code in printed)
+    assert all(gods.alignment(code.lower()) == code for code in printed)
+    everything = {f"{b}{c}" for b in "0123456789" for c in "ABCDEFGHLN"}
+    assert {code for code in everything if gods.alignment(code)} == printed
+
+
+def test_the_settings_behind_the_tables():
+    # l.841: "reduced to a half of what it was"
+    assert (gods.halved(23, "down"), gods.halved(23, "up"), gods.halved(22, "up")) == (11, 12, 11)
+    # l.903-905: "(i.e. 1-4, 4-7, 7-9. etc.) never exceeding 10"
+    assert [gods.relapse_power(p, "illustration") for p in (1, 4, 7, 8, 9, 10)] == [4, 7, 9, 9, 9, 10]
+    assert [gods.relapse_power(p, "plus3") for p in (1, 4, 7, 8, 9, 10)] == [4, 7, 10, 10, 10, 10]
+    # l.883-897: past the 12th row, X or the 12th row again
+    assert (gods.repentance_needs(13, 1), gods.repentance_needs(13, 1, "last_row")) == (None, 6)
+    assert gods.repentance_needs(20, 3, "last_row") is None  # the 12th row is X at PR 3

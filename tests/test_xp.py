@@ -2,8 +2,14 @@
 
 import pytest
 
+import json
+from pathlib import Path
+
+from ledger.rules import xp as rules
 from ledger.rules.xp import level_for, threshold
 from tests.conftest import Tally, sheet
+
+TABLES = json.loads((Path(__file__).parent.parent / "fixtures" / "tables" / "xp.json").read_text())
 
 
 @pytest.fixture
@@ -22,6 +28,20 @@ def test_the_level_table():
     # more; a third-level adventurer has 2000 or more, etc., with XP requirements doubling"
     assert [threshold(n) for n in range(1, 7)] == [0, 1000, 2000, 4000, 8000, 16000]
     assert [level_for(x) for x in (0, 999, 1000, 1999, 2000, 3999, 4000, 8000)] == [1, 1, 2, 2, 3, 3, 4, 5]
+    for level, xp in TABLES["level_thresholds"]["table"].items():
+        assert threshold(int(level)) == xp
+
+
+def test_the_skill_roll_table_and_the_attributes():
+    # l.168-173, every row of the printed table against fixtures/tables/xp.json; l.22-23: the attributes.
+    ranges = {"2 or less": range(-5, 3), "3-5": range(3, 6), "6-8": range(6, 9), "9-11": range(9, 12),
+              "12 or more": range(12, 20)}
+    for printed, result in TABLES["skill_roll"]["table"].items():
+        assert {rules.skill_result(total) for total in ranges[printed]} == {result}, printed
+    assert list(rules.ATTRIBUTES) == TABLES["attributes"]["table"]
+    # l.94: expertise claims: the first, each odd level from 3, each 12 (l.105, l.179)
+    assert [rules.expertise_claims(level, 0) for level in range(1, 8)] == [1, 1, 2, 2, 3, 3, 4]
+    assert rules.expertise_claims(1, 2) == 3
 
 
 def test_xp_between_sessions_attains_levels_at_once_with_their_benefits(band):
@@ -127,12 +147,14 @@ def test_losing_xp_below_a_threshold_loses_the_level_at_once(band):
     assert (s["xp"], s["level"], s["pending_level"], s["level_hit_dice"]) == (15999, 5, None, 5)
     assert logged(band, "level.lost") == [{"character": "Ada", "level": 5, "from_level": 6, "xp": 15999}]
     band.ok("session", "open", "--activate", "Ada")
+    band.ok("hd", "spend", "Ada", "5", "--why", "a save against the wight")
     band.ok("xp", "Ada", "-8000", "--why", "a wight's touch")  # out on an expedition: still at once
-    assert sheet(band, "Ada")["level"] == 4
+    assert (sheet(band, "Ada")["level"], sheet(band, "Ada")["hit_dice_left"]) == (4, 0)
     band.ok("xp", "Ada", "1", "--why", "a coin found")  # 8000 again: level 5 waits for safe time
     assert (sheet(band, "Ada")["level"], sheet(band, "Ada")["pending_level"]) == (4, 5)
     band.ok("session", "close")
-    assert sheet(band, "Ada")["level"] == 5
+    assert (sheet(band, "Ada")["level"], sheet(band, "Ada")["hit_dice_left"]) == (5, 5)
+    assert logged(band, "hit_dice.restored")[-1]["count"] == 4  # the four dice level 4 had spent
 
 
 def test_hit_dice_follow_level_are_spent_and_come_back_in_safe_time(band):
