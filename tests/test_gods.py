@@ -237,13 +237,17 @@ def test_a_god_is_chosen_before_the_game_begins(pantheon):
     assert adoptions == {"Aud": "before_play", "Ulf": "before_play", "Hallr": "safe_time"}
 
 
+def aud_of_2b(t):
+    """A Bifrost campaign on either backend, with Aud (2B) and no god yet."""
+    t.ok("campaign", "new", "Bifrost", "--rules", "gods", "--calendar", "bifrost", "--start", "day 1 of week 1, 1024")
+    t.ok("player", "add", "Ann")
+    t.ok("char", "new", "Aud", "--player", "Ann")
+    t.ok("god", "align", "Aud", "2B")
+
+
 def test_a_late_alignment_or_expedition_under_an_adoption_is_refused(tally):
     # l.755 along the timeline: an alignment logged late, under an adoption that matched another one.
-    tally.ok("campaign", "new", "Bifrost", "--rules", "gods", "--calendar", "bifrost",
-             "--start", "day 1 of week 1, 1024")
-    tally.ok("player", "add", "Ann")
-    tally.ok("char", "new", "Aud", "--player", "Ann")
-    tally.ok("god", "align", "Aud", "2B")
+    aud_of_2b(tally)
     tally.ok("calendar", "advance", "1w")
     tally.ok("god", "adopt", "Aud", "Tyr", "--power", "5", "--alignment", "2B")
     (adopted,) = logged(tally, "god.adopted")
@@ -466,11 +470,7 @@ def test_a_relapse_after_repenting_may_be_punished_and_the_punishment_recorded(p
 def test_a_late_mark_before_a_repentance_breaks_it(tally):
     # Late facts stay true: the repentance was read from 1 black mark (l.885-897); a mark logged
     # for an earlier day would change the row it reads.
-    tally.ok("campaign", "new", "Bifrost", "--rules", "gods", "--calendar", "bifrost",
-             "--start", "day 1 of week 1, 1024")
-    tally.ok("player", "add", "Ann")
-    tally.ok("char", "new", "Aud", "--player", "Ann")
-    tally.ok("god", "align", "Aud", "2B")
+    aud_of_2b(tally)
     tally.ok("god", "adopt", "Aud", "Odin", "--power", "10", "--alignment", "2B")
     tally.ok("calendar", "advance", "1w")
     tally.ok("god", "mark", "Aud", "--why", "broke an oath")
