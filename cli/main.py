@@ -27,7 +27,8 @@ GROUPS = {
     "player": ("stable", "player_app"), "char": ("stable", "char_app"), "session": ("session", "app"),
     "treasure": ("economy", "treasure_app"), "wealth": ("economy", "wealth_app"),
     "stronghold": ("company", "stronghold_app"), "follower": ("followers", "app"), "god": ("gods", "app"),
-    "vow": ("xp", "vow_app"), "expertise": ("xp", "expertise_app"), "hd": ("xp", "hd_app"), "companion": ("wolves", "companion_app"), "boast": ("wolves", "boast_app"),
+    "vow": ("xp", "vow_app"), "expertise": ("xp", "expertise_app"), "hd": ("xp", "hd_app"),
+    "companion": ("wolves", "companion_app"), "boast": ("wolves", "boast_app"),
     "ship": ("wolves", "ship_app"), "wages": ("wolves", "wages_app"), "luck": ("skirmish", "luck_app"),
     "wound": ("skirmish", "wound_app"), "skirmish": ("skirmish", "skirmish_app"),
 }
