@@ -44,7 +44,7 @@ COMMANDS = {
     "company": ("company", "company", False, None), "cash": ("economy", "cash", False, SIGNED),
     "rep": ("company", "rep", False, SIGNED), "xp": ("xp", "xp", False, SIGNED),
     "silver": ("wolves", "silver", False, SIGNED), "hire": ("wolves", "hire", False, None),
-    "dismiss": ("wolves", "dismiss", False, None),
+    "dismiss": ("wolves", "dismiss", False, None), "outfit": ("wolves", "outfit", False, None),
 }
 
 # What records no fact of the campaign's own, or moves time itself: a global
