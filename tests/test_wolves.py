@@ -14,6 +14,10 @@ TABLES = json.loads((Path(__file__).parent.parent / "fixtures" / "tables" / "wol
 START = "6,5,4,3,3,3,6,6,6,5,3,4,5,6"  # STR 15 AGI 9 CON 18, 5 HP, 3/2 -> 2 languages, 15*10 = 150 sp
 
 
+def events_of(t: Tally, event_type: str) -> list[dict]:
+    return t.ok("log", "--type", event_type, "--json").json
+
+
 def start_with(languages_die: int) -> str:
     faces = START.split(",")
     faces[10] = str(languages_die)
@@ -272,6 +276,8 @@ def test_boasts_kept_failed_and_shirked_and_a_hit_die_rolls_its_hp(raiders):
                "--raised-by", "Hrafn", "--complications", "2", "--dice", "4,1,6")
     s = sheet(raiders, "Ulfhild")
     assert (s["hit_dice"], s["hp"]) == (4, 16)
+    made, hp_roll = events_of(raiders, "boast.made")[-1], events_of(raiders, "dice.rolled")[-1]
+    assert (made["cause"], hp_roll["payload"]["expression"], made["payload"]["hp"]) == (hp_roll["position"], "3d6", 11)
     raiders.ok("boast", "resolve", "Ulfhild", "failed")
     s = sheet(raiders, "Ulfhild")
     assert (s["hit_dice"], s["hp"]) == (1, 5)  # the Hit Dice go, and the HP they rolled
@@ -311,6 +317,8 @@ def test_a_raised_boast_refused_passes_to_the_challenger(raiders):
     assert sheet(raiders, "Ulfhild")["boast"] is None
     assert "--refused turns down raised stakes" in raiders.refused(
         "boast", "make", "Ulfhild", "x", "--reward", "ab", "--refused").stderr
+    assert "not the boaster" in raiders.refused("boast", "make", "Ulfhild", "x", "--reward", "ab", "--raised-by",
+                                                "ulfhild", "--complications", "1", "--refused").stderr
 
 
 def test_a_boast_resolved_late_that_a_later_resolution_needed_is_refused(raiders):

@@ -218,9 +218,10 @@ def set_skill(store, campaign, name: str, skill: str, rating: int, *, why: str, 
         proper = next((k for k in held if key(k) == key(skill)), skill)
         if held.get(proper) == rating:
             raise RuleRefused(f"{character}'s {proper} is already {rating}")
-        problem = rules.beyond_level({}, {**held, proper: rating}, s.level, ctx.campaign.settings)
-        if problem and proper not in held:
-            raise RuleRefused(f"{character} is level {s.level} and would hold {problem}")
+        if proper not in held:  # a better rating of a skill held takes no more of the allowance
+            problem = rules.beyond_level({}, {**held, proper: rating}, s.level, ctx.campaign.settings)
+            if problem:
+                raise RuleRefused(f"{character} is level {s.level} and would hold {problem}")
         return [NewEvent(character_stream(character), SkirmishSkillSet(
             character=character, skill=proper, rating=rating, level=s.level,
             allowance=rules.skill_allowance(ctx.campaign.settings, s.level), why=why), game_time=ctx.today)]

@@ -16,6 +16,7 @@ from ledger.events.wolves import (
 from ledger.rules import wolves as rules
 from ledger.settings import in_force
 from ledger.text import LABEL_LIMIT
+from projections.band import Raider
 from projections.names import key
 
 
@@ -69,7 +70,7 @@ def ship_stream(name: str) -> str:
     return f"ship:{key(name)}"
 
 
-def upkeep(ctx: Context, character: str, r, silver_after: int) -> list[NewEvent]:
+def upkeep(ctx: Context, character: str, r: Raider, silver_after: int) -> list[NewEvent]:
     """l.248: the companions ``silver_after`` no longer supports leave, the last
     to join first (setting companion_upkeep=leave); they go before the silver
     does, so the band never holds more companions than its silver supports."""
@@ -232,10 +233,11 @@ def make_boast(store, campaign, name: str, boast: str, *, reward: str, actor: st
         if refused and not complications:
             raise BadInput("--refused turns down raised stakes: give --raised-by NAME and --complications N")
         rival = clean_name(raised_by, "--raised-by") if raised_by else None
+        if rival is not None and key(rival) == key(character):
+            raise BadInput("a friend or rival raises the stakes (000 l.270), not the boaster: give another --raised-by")
         batch = Batch(ctx, hand)
         if not refused:
-            batch.add(character_stream(character), _boast(batch, character, boast, field_name, complications,
-                                                          raised_by=rival))
+            _boast(batch, character, boast, field_name, complications, raised_by=rival)
             return batch.done()
         batch.add(character_stream(character), BoastPassed(character=character, boast=boast, to=rival,
                                                            reward=field_name, complications=complications))
@@ -244,14 +246,13 @@ def make_boast(store, campaign, name: str, boast: str, *, reward: str, actor: st
             if challenger.status != "active":
                 raise RuleRefused(f"{challenger.name} is {challenger.status} and cannot take up the boast")
             may_boast(challenger.name, ctx.world.band.of(challenger.name))
-            batch.add(character_stream(challenger.name), _boast(batch, challenger.name, boast, field_name,
-                                                                complications, passed_from=character))
+            _boast(batch, challenger.name, boast, field_name, complications, passed_from=character)
         return batch.done()
 
     return record(store, campaign, actor, decide, game_date=game_date, ruling=ruling)
 
 
-def may_boast(character: str, r) -> None:
+def may_boast(character: str, r: Raider) -> None:
     if r.barred:
         raise RuleRefused(f"{character} shirked a boast and may never boast again (000 l.265)")
     if r.boast:
@@ -259,13 +260,14 @@ def may_boast(character: str, r) -> None:
 
 
 def _boast(batch: Batch, character: str, boast: str, reward: str, complications: int, *,
-           raised_by: Optional[str] = None, passed_from: Optional[str] = None) -> BoastMade:
+           raised_by: Optional[str] = None, passed_from: Optional[str] = None) -> None:
     bonus = 1 + complications  # l.270: "for each complicating factor, another HD or Attack Bonus"
-    hp = 0
+    roll, hp = None, 0
     if reward == "hit_dice":  # l.49: "All Hit Dice are d6s", rolled for HP
-        _, _, hp = batch.roll(f"{bonus}{rules.HIT_DIE}", character=character, why="a boast's Hit Dice: HP")
-    return BoastMade(character=character, boast=boast, reward=reward, bonus=bonus, raised_by=raised_by,
-                     complications=complications, hp=hp, passed_from=passed_from)
+        roll, _, hp = batch.roll(f"{bonus}{rules.HIT_DIE}", character=character, why="a boast's Hit Dice: HP")
+    batch.add(character_stream(character), BoastMade(
+        character=character, boast=boast, reward=reward, bonus=bonus, raised_by=raised_by,
+        complications=complications, hp=hp, passed_from=passed_from), cause=roll)
 
 
 def resolve_boast(store, campaign, name: str, outcome: str, *, actor: str,
