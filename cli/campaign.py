@@ -9,6 +9,7 @@ import typer
 from cli.context import guarded, options
 from cli.output import AS_OF, AS_RECORDED, AT_EVENT, JSON_OPTION, print_json, print_pairs, print_table
 from ledger.commands import campaign as commands
+from projections.describe import line
 from projections.timeline import Pin
 from ledger.commands.base import load, query
 from ledger.settings import SETTINGS
@@ -44,13 +45,16 @@ def new(
     opts = options(ctx)
     actor = opts.who()  # a bad --actor is refused before a new ledger file is made
     store = opts.store(create=True)
-    created, commit = commands.create(store, name, rules=rules, calendar=calendar, start=start, actor=actor)
+    created, commit, *starting = commands.create(store, name, rules=rules, calendar=calendar, start=start,
+                                                 actor=actor)
     info = query(store, created.campaign, describe)
     if json:
         print_json(info)
         return
     typer.echo(f"campaign {info['name']} created at position {created.position}, starting {info['start']}")
     typer.echo(f"dice epoch 1 commitment {commit.payload['commitment']}")
+    for e in starting:
+        typer.echo(f"{e.position:>6}  {line(e)}")
 
 
 @app.command("list")

@@ -46,7 +46,7 @@ COMMANDS = {
     "rep": ("company", "rep", False, SIGNED), "xp": ("xp", "xp", False, SIGNED),
     "skill": ("xp", "skill", False, None),
     "silver": ("wolves", "silver", False, SIGNED), "hire": ("wolves", "hire", False, None),
-    "dismiss": ("wolves", "dismiss", False, None),
+    "dismiss": ("wolves", "dismiss", False, None), "outfit": ("wolves", "outfit", False, None),
 }
 
 # What records no fact of the campaign's own, or moves time itself: a global

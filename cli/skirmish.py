@@ -1,4 +1,4 @@
-"""tally luck spend|regain | wound roll|heal|check | skirmish level|renown|clothing"""
+"""tally luck spend|regain | wound roll|heal|check | skirmish level|stat|skill|renown|clothing"""
 
 from __future__ import annotations
 
@@ -14,7 +14,8 @@ from ledger.commands import skirmish as commands
 
 luck_app = typer.Typer(help="Luck points (skirmish): spend one to re-roll, or force a re-roll.", no_args_is_help=True)
 wound_app = typer.Typer(help="Permanent, cumulative wounds (skirmish) and their healing.", no_args_is_help=True)
-skirmish_app = typer.Typer(help="Skirmish characters: level, renown, clothing.", no_args_is_help=True)
+skirmish_app = typer.Typer(help="Skirmish characters: level, hero stats, skills, renown, clothing.",
+                           no_args_is_help=True)
 DICE = typer.Option(None, "--dice", help="Faces rolled by hand, in order.")
 
 
@@ -23,13 +24,17 @@ DICE = typer.Option(None, "--dice", help="Faces rolled by hand, in order.")
 def luck_spend(ctx: typer.Context, name: str = typer.Argument(..., help="The character."),
                why: str = typer.Option(..., "--why", help="Which roll, and why."),
                mode: str = typer.Option("reroll", "--mode", help="reroll (own roll) or force-reroll (opponent's)."),
-               roll: Optional[int] = typer.Option(None, "--roll", help="The logged roll being re-rolled."),
-               json: bool = JSON_OPTION,
+               roll: Optional[str] = typer.Option(None, "--roll",
+                                                  help="The logged roll to re-roll: its position, or last."),
+               expression: Optional[str] = typer.Option(None, "--expr",
+                                                        help="A roll made off the ledger, to re-roll here: 2d6."),
+               dice: Optional[str] = DICE, json: bool = JSON_OPTION,
                game_date: Optional[str] = GAME_DATE, ruling: Optional[str] = RULING) -> None:
-    """Spend a luck point (003 l.311-318)."""
+    """Spend a luck point and re-roll, or make the opponent re-roll (003 l.311-318)."""
     opts = options(ctx)
     _print_events(commands.spend_luck(opts.store(), opts.campaign, name, mode=mode, why=why, roll=roll,
-                                      actor=opts.who(), **opts.late(game_date, ruling)), json)
+                                      expression=expression, hand=faces(dice), actor=opts.who(),
+                                      **opts.late(game_date, ruling)), json)
 
 
 @luck_app.command("regain")
@@ -59,13 +64,16 @@ def wound_roll(ctx: typer.Context, name: str = typer.Argument(..., help="The cha
 @guarded
 def wound_heal(ctx: typer.Context, name: str = typer.Argument(..., help="The patient."),
                wound: int = typer.Argument(..., help="The wound's number."),
-               bonus: int = typer.Option(0, "--bonus", help="The healer's bonus."),
+               healer: str = typer.Option(..., "--healer", help="Who heals: a character with the Healing skill, "
+                                                                "or anyone else with --skill."),
+               skill: Optional[int] = typer.Option(None, "--skill",
+                                                   help="The healing skill (1-6) of a healer who is not a character."),
                dice: Optional[str] = DICE, json: bool = JSON_OPTION,
                game_date: Optional[str] = GAME_DATE, ruling: Optional[str] = RULING) -> None:
-    """Roll on the healing table (a natural 2 is always a mistake)."""
+    """Roll on the healing table: 2d6 + the healer's skill bonus (a natural 2 is always a mistake)."""
     opts = options(ctx)
-    _print_events(commands.heal(opts.store(), opts.campaign, name, wound, bonus=bonus, hand=faces(dice),
-                                actor=opts.who(), **opts.late(game_date, ruling)), json)
+    _print_events(commands.heal(opts.store(), opts.campaign, name, wound, healer=healer, skill=skill,
+                                hand=faces(dice), actor=opts.who(), **opts.late(game_date, ruling)), json)
 
 
 @wound_app.command("check")
@@ -85,9 +93,36 @@ def level(ctx: typer.Context, name: str = typer.Argument(..., help="The characte
           value: int = typer.Argument(..., help="The new level."),
           why: str = typer.Option(..., "--why", help="Why."), json: bool = JSON_OPTION,
           game_date: Optional[str] = GAME_DATE, ruling: Optional[str] = RULING) -> None:
-    """Set a character's level (caps and skill allowances are the referee's)."""
+    """Set a character's level: it caps hero stats and skills (settings stat_caps, skill_allowance)."""
     opts = options(ctx)
     _print_events(commands.set_level(opts.store(), opts.campaign, name, value, why=why, actor=opts.who(),
+                                     **opts.late(game_date, ruling)), json)
+
+
+@skirmish_app.command("stat")
+@guarded
+def stat(ctx: typer.Context, name: str = typer.Argument(..., help="The character."),
+         which: str = typer.Argument(..., help="Movement (M), Shooting (Sh), Striking (St), Power (Pw), Nerve (Nv), "
+                                               "Intelligence (In), Will (Wi) or Leadership (Ld)."),
+         value: int = typer.Argument(..., help="Its value."),
+         why: str = typer.Option("", "--why", help="Why it changed."), json: bool = JSON_OPTION,
+         game_date: Optional[str] = GAME_DATE, ruling: Optional[str] = RULING) -> None:
+    """Set a hero stat, within the cap of the character's level (003 l.322)."""
+    opts = options(ctx)
+    _print_events(commands.set_stat(opts.store(), opts.campaign, name, which, value, why=why, actor=opts.who(),
+                                    **opts.late(game_date, ruling)), json)
+
+
+@skirmish_app.command("skill")
+@guarded
+def skill(ctx: typer.Context, name: str = typer.Argument(..., help="The character."),
+          which: str = typer.Argument(..., help="The skill (Healing lets a character roll on the healing table)."),
+          rating: int = typer.Argument(..., help="The skill's level, 1-6."),
+          why: str = typer.Option("", "--why", help="How it was learned."), json: bool = JSON_OPTION,
+          game_date: Optional[str] = GAME_DATE, ruling: Optional[str] = RULING) -> None:
+    """Set a skill's level, within the skills the character's level allows (003 l.322, l.348)."""
+    opts = options(ctx)
+    _print_events(commands.set_skill(opts.store(), opts.campaign, name, which, rating, why=why, actor=opts.who(),
                                      **opts.late(game_date, ruling)), json)
 
 
@@ -106,10 +141,11 @@ def renown(ctx: typer.Context, name: str = typer.Argument(..., help="The charact
 @skirmish_app.command("clothing")
 @guarded
 def clothing(ctx: typer.Context, name: str = typer.Argument(..., help="The character."),
-             worn: str = typer.Argument(..., help="Rags, Common Clothes, Noble's Clothes, Officer's Uniform…"),
+             worn: str = typer.Argument(..., help="Rags, Common Clothes, Woodsman's Clothes, Good Clothes, Noble's "
+                                                  "Clothes, Army Uniform, Officer's Uniform or Armour."),
              json: bool = JSON_OPTION,
              game_date: Optional[str] = GAME_DATE, ruling: Optional[str] = RULING) -> None:
-    """What the character wears: changes renown in real terms (003 l.421-433)."""
+    """What the character wears: renown in real terms, and armour's -1 M and -1 deadliness (003 l.419-435)."""
     opts = options(ctx)
     _print_events(commands.wear(opts.store(), opts.campaign, name, worn, actor=opts.who(),
                                 **opts.late(game_date, ruling)), json)

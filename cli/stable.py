@@ -49,7 +49,8 @@ def char_new(
     retirement_skills: Optional[str] = typer.Option(
         None, "--retirement-skills", help="Skills that take a retiree's +1s, e.g. Medicine,Stealth."),
     spend: Optional[list[str]] = typer.Option(
-        None, "--spend", help="Wolves: equipment bought with the starting hacksilver, ITEM=COST (repeatable)."),
+        None, "--spend", help="Wolves: equipment bought with the starting hacksilver at the seed's prices: ITEM, "
+                              "ITEM*N, or ITEM=PRICE for one the list lacks (repeatable)."),
     dice: Optional[str] = typer.Option(None, "--dice", help="Wolves: the creation rolls by hand, in order."),
     json: bool = JSON_OPTION,
     game_date: Optional[str] = GAME_DATE, ruling: Optional[str] = RULING,
@@ -62,7 +63,7 @@ def char_new(
         skills=pairs([skills] if skills else [], "--skills"), saves=pairs([saves] if saves else [], "--saves"),
         max_hp=max_hp, opening={"wealth": wealth, "cash": cash, "boons": boons},
         retirement_skills=names(retirement_skills) if retirement_skills is not None else None,
-        spend=pairs(spend or [], "--spend"), hand=faces(dice))
+        spend=spend or [], hand=faces(dice))
     created = recorded[0]
     sheet = query(opts.store(), opts.campaign, lambda c: full_sheet(c.world, name))
     if json:

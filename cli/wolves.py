@@ -1,4 +1,4 @@
-"""tally silver | companion join|leave | hire | dismiss | wages | boast make|resolve | ship add"""
+"""tally silver | outfit | companion join|leave | hire | dismiss | wages | boast make|resolve | ship add|buy|list"""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ import typer
 
 from cli.context import guarded, options
 from cli.output import AS_OF, AS_RECORDED, AT_EVENT, GAME_DATE, JSON_OPTION, RULING, print_json, print_table
+from cli.parsing import faces
 from cli.session import _print_events
 from ledger.commands import wolves as commands
 from ledger.commands.base import query
@@ -29,6 +30,16 @@ def silver(ctx: typer.Context, name: str = typer.Argument(..., help="The charact
     opts = options(ctx)
     _print_events(commands.change_silver(opts.store(), opts.campaign, name, delta, why=why, actor=opts.who(),
                                          **opts.late(game_date, ruling)), json)
+
+
+@guarded
+def outfit(ctx: typer.Context, name: str = typer.Argument(..., help="The character who pays."),
+           items: list[str] = typer.Argument(..., help="ITEM, ITEM*N, or ITEM=PRICE for one the list lacks."),
+           json: bool = JSON_OPTION, game_date: Optional[str] = GAME_DATE, ruling: Optional[str] = RULING) -> None:
+    """Buy equipment with silver pennies at the seed's prices (000 l.64-153)."""
+    opts = options(ctx)
+    _print_events(commands.outfit(opts.store(), opts.campaign, name, items, actor=opts.who(),
+                                  **opts.late(game_date, ruling)), json)
 
 
 @companion_app.command("join")
@@ -86,13 +97,16 @@ def wages_show(ctx: typer.Context, name: str = typer.Argument(..., help="The emp
     view = query(opts.store(), opts.campaign,
                  lambda c: c.world.band.of(commands.raider(c, name, active=False)[0]).view(c.today),
                  point=Pin(at_event, as_of, as_recorded))
-    info = {"hirelings": view["hirelings"], "wages_owed": view["wages_owed"], "wages_paid": view["wages_paid"]}
+    info = {f: view[f] for f in ("hirelings", "wages_owed", "wages_paid", "silver", "wages_shortfall")}
     if json:
         print_json(info)
         return
+    short = f"; {info['wages_shortfall']} sp short: hirelings serve while they are paid (000 l.250)" \
+        if info["wages_shortfall"] else ""
     print_table(["hireling", "kind", "sp/day", "days", "in service"],
                 [(h["name"], h["kind"], h["wage"], h["days"], "yes" if h["active"] else "dismissed")
-                 for h in info["hirelings"]], title=f"owed {info['wages_owed']} sp, paid {info['wages_paid']} sp")
+                 for h in info["hirelings"]],
+                title=f"owed {info['wages_owed']} sp, paid {info['wages_paid']} sp, holds {info['silver']} sp{short}")
 
 
 @wages_app.command("pay")
@@ -113,13 +127,16 @@ def boast_make(ctx: typer.Context, name: str = typer.Argument(..., help="The boa
                reward: str = typer.Option(..., "--reward", help="hd (+1 Hit Die) or ab (+1 Attack Bonus)."),
                raised_by: Optional[str] = typer.Option(None, "--raised-by", help="A rival who raised the stakes."),
                complications: int = typer.Option(0, "--complications", help="Complications the rival added."),
+               refused: bool = typer.Option(False, "--refused",
+                                            help="The boaster refuses the raised stakes: the rival takes the boast up."),
+               dice: Optional[str] = typer.Option(None, "--dice", help="The Hit Dice for HP, rolled by hand."),
                json: bool = JSON_OPTION,
                game_date: Optional[str] = GAME_DATE, ruling: Optional[str] = RULING) -> None:
-    """Make a Boast of Heroic Proportions: the bonus comes at once."""
+    """Make a Boast of Heroic Proportions: the bonus comes at once (a Hit Die rolls its HP)."""
     opts = options(ctx)
     _print_events(commands.make_boast(opts.store(), opts.campaign, name, boast, reward=reward, raised_by=raised_by,
-                                      complications=complications, actor=opts.who(),
-                                      **opts.late(game_date, ruling)), json)
+                                      complications=complications, refused=refused, hand=faces(dice),
+                                      actor=opts.who(), **opts.late(game_date, ruling)), json)
 
 
 @boast_app.command("resolve")
@@ -137,7 +154,8 @@ def boast_resolve(ctx: typer.Context, name: str = typer.Argument(..., help="The 
 @ship_app.command("add")
 @guarded
 def ship_add(ctx: typer.Context, name: str = typer.Argument(..., help="The ship's name."),
-             kind: str = typer.Option(..., "--kind", help="Raft, Boat, Karvi, Knarr, Snekkja, Galley, Skeid…"),
+             kind: str = typer.Option(..., "--kind", help="Raft, Boat, Karvi, Knarr, Snekkja, Small Galley, "
+                                                          "Large Galley, Skeid."),
              rowers: int = typer.Option(0, "--rowers", help="Rowers aboard."),
              food_days: int = typer.Option(0, "--food-days", help="Days of food and water for all hands."),
              how: str = typer.Option("taken", "--how", help="How the band came by it."),
@@ -148,3 +166,44 @@ def ship_add(ctx: typer.Context, name: str = typer.Argument(..., help="The ship'
     _print_events(commands.add_ship(opts.store(), opts.campaign, name, kind=kind, rowers=rowers,
                                     food_days=food_days, how=how, actor=opts.who(),
                                     **opts.late(game_date, ruling)), json)
+
+
+@ship_app.command("buy")
+@guarded
+def ship_buy(ctx: typer.Context, name: str = typer.Argument(..., help="The new ship's name."),
+             kind: str = typer.Option(..., "--kind", help="Raft, Boat, Karvi, Knarr, Snekkja, Small Galley, "
+                                                          "Large Galley, Skeid."),
+             by: str = typer.Option(..., "--by", help="The character who pays."),
+             rowers: int = typer.Option(0, "--rowers", help="Rowers aboard."),
+             food_days: int = typer.Option(0, "--food-days", help="Days of food and water for all hands."),
+             json: bool = JSON_OPTION,
+             game_date: Optional[str] = GAME_DATE, ruling: Optional[str] = RULING) -> None:
+    """Buy a new ship: three times its ransom value in silver (000 l.300)."""
+    opts = options(ctx)
+    _print_events(commands.add_ship(opts.store(), opts.campaign, name, kind=kind, rowers=rowers,
+                                    food_days=food_days, how="bought new", by=by, actor=opts.who(),
+                                    **opts.late(game_date, ruling)), json)
+
+
+@ship_app.command("list")
+@guarded
+def ship_list(ctx: typer.Context, at_event: Optional[int] = AT_EVENT, as_of: Optional[str] = AS_OF,
+              as_recorded: Optional[str] = AS_RECORDED, json: bool = JSON_OPTION) -> None:
+    """The band's ships: kind, the seed's figures, crew, value, and food."""
+    opts = options(ctx)
+
+    def read(c):
+        c.require("wolves")
+        fmt = c.campaign.calendar.format
+        return [{**s, "acquired": fmt(s["day"]), "food_until": fmt(s["food_until"])}
+                for s in c.world.band.ship_list(c.today)]
+
+    ships = query(opts.store(), opts.campaign, read, point=Pin(at_event, as_of, as_recorded))
+    if json:
+        print_json(ships)
+        return
+    print_table(["ship", "kind", "HD", "hexes/day (river)", "crew", "rowers", "value sp", "paid sp", "acquired",
+                 "food days left"],
+                [(s["name"], s["kind"], s["hd"], f"{s['speed']} ({s['river'] if s['river'] is not None else '-'})",
+                  s["crew"], s["rowers"], s["value"], s["price"], s["acquired"],
+                  f"{s['food_left']} (to {s['food_until']})") for s in ships])

@@ -5,10 +5,12 @@ Two kinds of check, each a small function of the world and one event:
 * ``premises(world, e)``: what the event's decision rested on, against the
   world just before it (a Wealth attempt made "from rank 2" must still see
   rank 2; one attempt per session; one open vow; one pending boast; levels
-  only in safe time);
+  only in safe time; a companion joins only where silver supports one, a
+  hireling is hired only where the wages can be paid; a skirmisher's stats
+  and skills within what the level allows);
 * ``invariants(world, e)``: what must hold after it, for whatever the event
   touched (Cash and silver never below zero, Wealth 0-12, luck never below
-  zero, a project clock never past full).
+  zero, a project clock never past full, a band's companions supported).
 
 Each returns what would no longer hold, in a few words, or None. A fact
 logged late (or a void) is folded along the timeline with these checks
@@ -23,6 +25,9 @@ from typing import Callable, Optional
 from ledger.envelope import Envelope
 from ledger.rules.coeac import MAX_STRONGHOLD, MAX_WEALTH
 from ledger.rules.xp import level_for
+from ledger.rules import skirmish as skirmish_rules
+from ledger.rules.wolves import companions_allowed
+from ledger.settings import in_force
 from projections.names import key
 from projections.world import World
 
@@ -75,9 +80,38 @@ def _vow_sworn(world: World, p: dict) -> Optional[str]:
 
 
 def _boast_made(world: World, p: dict) -> Optional[str]:
+    raider = world.band.of(p["character"])
+    if raider.barred:
+        return f"{p['character']} would have shirked a boast before, and may never boast again (000 l.265)"
+    if raider.boast is not None:
+        return f"{p['character']} would already have a boast pending ({raider.boast.get('boast')}): one at a time"
+    return None
+
+
+def _boast_resolved(world: World, p: dict) -> Optional[str]:
     pending = world.band.of(p["character"]).boast
-    if pending is not None:
-        return f"{p['character']} would already have a boast pending ({pending.get('boast')}): one at a time"
+    if pending is None or pending.get("boast") != p["boast"]:
+        return f"{p['character']} would have no boast pending to resolve as {p['outcome']} ({p['boast']})"
+    return None
+
+
+def _companion_joined(world: World, p: dict) -> Optional[str]:
+    raider = world.band.of(p["character"])
+    supported = companions_allowed(raider.silver)
+    if len(raider.companions) >= supported:
+        return (f"{p['character']} would own {raider.silver} sp, which supports {supported} companion(s) "
+                f"(000 l.248), and {len(raider.companions)} already follow: {p['name']} could not join")
+    return None
+
+
+def _hireling_hired(world: World, p: dict, day: int) -> Optional[str]:
+    if p["cover_days"] is None:  # schema 1: hired without the check
+        return None
+    raider = world.band.of(p["character"])
+    needed = raider.wages_owed(day) + p["cover_days"] * (raider.daily_wages() + p["wage"])
+    if raider.silver < needed:
+        return (f"{p['character']} would have {raider.silver} sp, short of the {needed} that hiring {p['name']} "
+                f"needed (wages owed and {p['cover_days']} day(s) of every wage, 000 l.250)")
     return None
 
 
@@ -92,6 +126,32 @@ def _level_attained(world: World, p: dict) -> Optional[str]:
     if current is not None and current.is_activated(p["character"]):
         return f"{p['character']} would be out on session {current.number}'s expedition: levels only in safe time"
     return None
+
+
+def _skirmisher(world: World, name: str):
+    c = _character(world, name)
+    s = world.skirmish.of(name)
+    return s, s.all_skills(c.skills if c is not None else {})
+
+
+def _stat_set(world: World, p: dict) -> Optional[str]:
+    s, _ = _skirmisher(world, p["character"])
+    problem = skirmish_rules.beyond_level({p["stat"]: p["value"]}, {}, s.level, world.campaign.settings)
+    return f"{p['character']} would be level {s.level}: {problem}" if problem else None
+
+
+def _skill_set(world: World, p: dict) -> Optional[str]:
+    s, held = _skirmisher(world, p["character"])
+    if any(key(k) == key(p["skill"]) for k in held):
+        return None
+    problem = skirmish_rules.beyond_level({}, {**held, p["skill"]: p["rating"]}, s.level, world.campaign.settings)
+    return f"{p['character']} would be level {s.level} with {problem}" if problem else None
+
+
+def _level_set(world: World, p: dict) -> Optional[str]:
+    s, held = _skirmisher(world, p["character"])
+    problem = skirmish_rules.beyond_level(s.stats, held, p["level"], world.campaign.settings, from_level=s.level)
+    return f"at level {p['level']} {p['character']} would have {problem}" if problem else None
 
 
 def _prayer(world: World, p: dict) -> Optional[str]:
@@ -244,6 +304,7 @@ def _downtime_acted(world: World, p: dict, day: int) -> Optional[str]:
 # Checks that need the event's day as well.
 DAY_PREMISES: dict[str, DayCheck] = {"downtime.acted": _downtime_acted, "god.adopted": _adopted,
                                      "god.battle": _battled, "god.crawled": _crawled}
+DAY_PREMISES: dict[str, DayCheck] = {"downtime.acted": _downtime_acted, "hireling.hired": _hireling_hired}
 
 PREMISES: dict[str, Check] = {
     "session.opened": _session_opened,
@@ -254,6 +315,8 @@ PREMISES: dict[str, Check] = {
     "income.rolled": _wealth_figure("wealth_dice"),
     "vow.sworn": _vow_sworn,
     "boast.made": _boast_made,
+    "boast.resolved": _boast_resolved,
+    "companion.joined": _companion_joined,
     "level.attained": _level_attained,
     "level.lost": _level_lost,
     "xp.awarded": _treasure_spent,
@@ -266,6 +329,9 @@ PREMISES: dict[str, Check] = {
     "god.converted": _standing_premise(_converted),
     "god.punished": _standing_premise(_punished),
     "god.recovered": _standing_premise(_recovered),
+    "skirmish.stat_set": _stat_set,
+    "skirmish.skill_set": _skill_set,
+    "skirmish.level_set": _level_set,
 }
 
 
@@ -295,8 +361,19 @@ def _character_holds(world: World, name: str) -> Optional[str]:
             return f"{c.name}'s Cash would be {c.cash}, below zero"
         if not 0 <= c.wealth <= MAX_WEALTH:
             return f"{c.name}'s Wealth would be {c.wealth}, outside 0-{MAX_WEALTH}"
-    if key(name) in world.band.raiders and world.band.of(name).silver < 0:
-        return f"{name}'s silver would be {world.band.of(name).silver}, below zero"
+    if key(name) in world.band.raiders:
+        return _raider_holds(world, name)
+    return None
+
+
+def _raider_holds(world: World, name: str) -> Optional[str]:
+    raider = world.band.of(name)
+    if raider.silver < 0:
+        return f"{name}'s silver would be {raider.silver}, below zero"
+    supported = companions_allowed(raider.silver)
+    if len(raider.companions) > supported and in_force(world.campaign.settings, "companion_upkeep") == "leave":
+        return (f"{name}'s {raider.silver} sp would support {supported} companion(s) and {len(raider.companions)} "
+                "would follow (000 l.248; setting companion_upkeep=leave)")
     return None
 
 

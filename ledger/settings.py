@@ -20,6 +20,7 @@ class Setting:
     default: str
     choices: Optional[tuple[str, ...]]  # None: a whole number 0-99
     doc: str
+    per_level: bool = False  # `none`, or whole numbers 0-99 one per level from 1 (the last holds after)
 
 
 SETTINGS: dict[str, Setting] = {s.key: s for s in (
@@ -67,6 +68,25 @@ SETTINGS: dict[str, Setting] = {s.key: s for s in (
     Setting("luck_cap", "skirmish", "3", None, "the most luck points a character may hold (003: not given)"),
     Setting("luck_refresh", "skirmish", "none", ("none", "session"),
             "luck regained to the start value at each session close, or only when the referee grants it"),
+    Setting("luck_rerolls", "skirmish", "once", ("once", "chain"),
+            "whether a roll luck re-rolled may itself be re-rolled with another luck point (003 l.313: not said)"),
+    Setting("stat_caps", "skirmish", "none", None,
+            "the most a hero stat (all but Movement) may be at each level, e.g. 6,7,8 (003 l.322: no table)",
+            per_level=True),
+    Setting("skill_allowance", "skirmish", "none", None,
+            "how many different skills a character may hold at each level, e.g. 2,3,4 (003 l.322: no table)",
+            per_level=True),
+    Setting("skill_bonus", "skirmish", "printed", ("printed", "stepped"),
+            "a skill's bonus by its level: +1, +2 (2-3), +4 (4-5), +4 (6) as printed, or +3 for 4-5 (003 l.348)"),
+    Setting("languages_rounding", "wolves", "up", ("up", "down", "halves"),
+            "1d6/2 languages: round up (1-3), down (0-3), or keep an odd half as a 'half known' "
+            "language (000 l.51-52)"),
+    Setting("companion_upkeep", "wolves", "leave", ("leave", "ruling"),
+            "when silver falls below 1000 sp a companion, the last to join leave at once, or stay "
+            "until the referee rules (000 l.248)"),
+    Setting("hire_cover_days", "wolves", "1", None,
+            "a hireling is hired only if the silver covers the wages owed and this many days of every "
+            "wage in service, the new one's too (000 l.250 'As many as can be paid')"),
 )}
 
 
@@ -92,9 +112,29 @@ def check(key: str, value: str, rules: list[str]) -> str:
     value = value.strip()
     if setting.choices and value not in setting.choices:
         raise BadInput(f"{key} must be one of {', '.join(setting.choices)}, not {value!r}")
+    if setting.per_level:
+        return _per_level(key, value)
     if setting.choices is None and not (value.isascii() and value.isdigit() and int(value) < 100):
         raise BadInput(f"{key} takes a whole number from 0 to 99, not {value!r}")
     return str(int(value)) if value.isascii() and value.isdigit() else value
+
+
+def _per_level(key: str, value: str) -> str:
+    if value == "none":
+        return value
+    parts = [p.strip() for p in value.split(",")]
+    if not 1 <= len(parts) <= 50 or not all(p.isascii() and p.isdigit() and int(p) < 100 for p in parts):
+        raise BadInput(f"{key} takes none, or whole numbers 0-99 one per level from level 1, like 6,7,8 "
+                       f"(not {value!r})")
+    return ",".join(str(int(p)) for p in parts)
+
+
+def at_level(value: str, level: int) -> Optional[int]:
+    """A per-level setting's figure at a level (the last one given holds above it), or None for none."""
+    if value == "none":
+        return None
+    figures = [int(p) for p in value.split(",")]
+    return figures[min(max(level, 1), len(figures)) - 1]
 
 
 def parse_rules(text: str) -> list[str]:

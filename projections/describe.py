@@ -93,27 +93,47 @@ _LINES: dict[str, Callable[[dict], str]] = {
     "god.punishment_checked": lambda p: f"{p['character']} punishment check ({p['reason']}, {p['chance']}%) at "
                                         f"{p['black']} black marks: " + ("PUNISHED" if p["punished"] else "spared"),
     "wolves.outfitted": lambda p: f"{p['character']}: STR {p['strength']} AGI {p['agility']} CON {p['constitution']}, "
-                                  f"{p['hp']} HP, {p['languages']} language(s), {p['hacksilver']} hacksilver: "
-                                  f"{', '.join(p['spent']) or 'nothing bought'}; {p['lost']} lost",
+                                  f"{p['hp']} HP, {p['languages']} language(s)"
+                                  + (f" and {p['half_known']} half known" if p["half_known"] else "")
+                                  + f", {p['hacksilver']} hacksilver: "
+                                  f"{'; '.join(p['spent']) or 'nothing bought'}; {p['lost']} lost",
     "silver.changed": lambda p: f"{p['character']} {p['delta']:+d} sp: {p['why']}",
     "companion.joined": lambda p: f"{p['name']} joins {p['character']} as a companion",
     "companion.left": lambda p: f"{p['name']} leaves {p['character']}: {p['why']}",
+    "equipment.bought": lambda p: f"{p['character']} buys {'; '.join(p['spent'])} for {p['total']} sp",
     "hireling.hired": lambda p: f"{p['character']} hires {p['name']} ({p['kind']}, {p['wage']} sp a day)",
     "hireling.dismissed": lambda p: f"{p['character']} dismisses {p['name']} after {p['days']} days "
                                     f"({p['wages_due']} sp earned)",
     "wages.paid": lambda p: f"{p['character']} pays {p['amount']} sp in wages",
-    "boast.made": lambda p: f"{p['character']} boasts: {p['boast']} (+{p['bonus']} {p['reward'].replace('_', ' ')})",
+    "boast.made": lambda p: f"{p['character']} boasts: {p['boast']} (+{p['bonus']} {p['reward'].replace('_', ' ')}"
+                            + (f", {p['hp']} HP" if p["hp"] else "") + ")"
+                            + (f", taken up from {p['passed_from']}" if p["passed_from"] else ""),
+    "boast.passed": lambda p: f"{p['character']} refuses the stakes {p['to']} raised (+{p['complications']}): "
+                              f"{p['to']} takes up the boast: {p['boast']}",
     "boast.resolved": lambda p: f"{p['character']}'s boast {p['outcome']}: {p['boast']}",
-    "ship.acquired": lambda p: f"the {p['kind']} {p['name']} ({p['value']} sp), {p['rowers']} rowers, "
-                               f"{p['food_days']} days of food: {p['how']}",
-    "luck.changed": lambda p: f"{p['character']} luck {p['delta']:+d} ({p['reason']}, cap {p['cap']})",
+    "ship.acquired": lambda p: f"{p['name']}, a {p['kind']} (value {p['value']} sp"
+                               + (f"; {p['by']} paid {p['price']} sp" if p["by"] else "")
+                               + f"), {p['rowers']} rowers, {p['food_days']} days of food: {p['how']}",
+    "luck.changed": lambda p: f"{p['character']} luck {p['delta']:+d} ({p['reason']}, cap {p['cap']})"
+                              + (f": {p['mode'].replace('_', '-')} of roll {p['roll']}" if p.get("roll") else ""),
     "skirmish.level_set": lambda p: f"{p['character']} is level {p['level']}: {p['why']}",
+    "skirmish.stat_set": lambda p: f"{p['character']} {p['stat']} {p['value']}"
+                                   + (f" (level {p['level']} cap {p['cap']})" if p["cap"] is not None else "")
+                                   + (f": {p['why']}" if p["why"] else ""),
+    "skirmish.skill_set": lambda p: f"{p['character']} {p['skill']} {p['rating']}"
+                                    + (f" (level {p['level']} allows {p['allowance']} skills)"
+                                       if p["allowance"] is not None else "") + (f": {p['why']}" if p["why"] else ""),
     "wound.rolled": lambda p: f"{p['character']} wound {p['wound']}: {p['total']} = {p['result'].replace('_', ' ')}",
-    "wound.healing": lambda p: f"{p['character']} healing wound {p['wound']}: {p['total']} = {p['result'].replace('_', ' ')}",
+    "wound.healing": lambda p: f"{p['character']} healing wound {p['wound']}"
+                               + (f" by {p['healer']} (Healing {p['skill']}, +{p['bonus']})" if p["healer"] else "")
+                               + f": {p['total']} = {p['result'].replace('_', ' ')}",
     "wound.open_checked": lambda p: f"{p['character']} open wound {p['wound']}: d6 {p['die']}"
                                     + (" - dies" if p["died"] else ""),
     "renown.changed": lambda p: f"{p['character']} renown {p['delta']:+d}: {p['why']}",
-    "clothing.worn": lambda p: f"{p['character']} wears {p['clothing']} ({p['renown_modifier']:+d} Rn)",
+    "clothing.worn": lambda p: f"{p['character']} wears {p['clothing']} ({p['renown_modifier']:+d} Rn"
+                               + (f", {p['movement_modifier']:+d} M" if p["movement_modifier"] else "")
+                               + (f", {p['deadliness_modifier']:+d} deadliness against"
+                                  if p["deadliness_modifier"] else "") + ")",
     "god.battle": lambda p: f"{p['god']} ({p['character']}) battles {p['opponent_god']} ({p['opponent']}) "
                             f"for {len(p['rounds'])} round(s): {p['winner']}'s god wins; {p['loser']} "
                             f"A.T. and D.T. -{p['penalty']}",

@@ -26,7 +26,7 @@ def sheet(world: World, name: str) -> Optional[dict]:
     if world.campaign.runs("wolves"):
         out.update(world.band.of(character.name).view(world.campaign.today))
     if world.campaign.runs("skirmish"):
-        out.update(world.skirmish.of(character.name).view())
+        out.update(world.skirmish.of(character.name).view(character.skills))
     if world.campaign.runs("xp"):
         out.update(world.advancement.of(character.name).view())
         if in_force(world.campaign.settings, "treasure_xp") != "spent":  # seized treasure has had its XP

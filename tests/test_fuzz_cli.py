@@ -163,7 +163,8 @@ def prepare(t: Tally) -> None:
          "day 1 of week 1, 1024")
     t.ok("--campaign", "Raiders", "player", "add", "Ann")
     t.ok("--campaign", "Raiders", "char", "new", "Ulf", "--player", "Ann",
-         "--dice", "6,5,4,3,3,3,6,6,6,5,3,4,5,6", "--spend", "spear=30")
+         "--dice", "6,5,4,3,3,3,6,6,6,5,3,4,5,6", "--spend", "spear")
+    t.ok("--campaign", "Raiders", "silver", "Ulf", "+100", "--why", "plunder")  # a hireling is hired if paid
     t.ok("--campaign", "Raiders", "hire", "Ulf", "Marine")
 
 

@@ -111,9 +111,6 @@ def test_a_ruling_without_anything_broken_is_refused(coeac):
      {"name": "Tower", "by": "A", "ticks": 4}),
     ("god.black_mark", {"character": "A", "why": "x", "black_after": 2}, {"character": "A", "why": "x",
                                                                           "bonus_lost": 0}),  # schema 3: issue 15
-    ("luck.changed", {"character": "A", "delta": -1, "reason": "spent", "cap": 3, "after": 0, "mode": "reroll",
-                      "roll": None},
-     {"character": "A", "delta": -1, "reason": "spent", "cap": 3, "mode": "reroll", "roll": None}),
     ("save.lost", {"character": "A", "save": "Vigor", "before": 1, "after": 0},
      {"character": "A", "save": "Vigor", "before": 1}),
     ("skill.reduced", {"character": "A", "skill": "Stealth", "before": 0, "after": 0},

@@ -43,18 +43,48 @@ FIXTURES = Path(__file__).parent.parent / "fixtures"
 
 
 def test_the_wolves_band_starts_as_the_book_says(tally_sqlite):
-    # 000 l.49-56: 3d6x10 hacksilver of equipment, the rest lost; a Karvi with twelve rowers and
-    # food and water for four days.
+    # 000 l.48-56: 3d6x10 hacksilver of equipment at the list's prices, the rest lost; a Karvi with twelve
+    # rowers and food and water for four days. l.248: a band whose silver falls loses its companion.
+    # l.270: a raised boast refused passes to the challenger.
     t = tally_sqlite
     t.ok("--campaign", "Wolves", "script", str(FIXTURES / "wolves-start.tally"), "--quiet")
     outfits = [e["payload"] for e in t.ok("log", "--type", "wolves.outfitted", "--json").json]
     assert len(outfits) == 3 and all(o["lost"] == o["hacksilver"] - sum(o["spent"].values()) for o in outfits)
-    (ship,) = [e["payload"] for e in t.ok("log", "--type", "ship.acquired", "--json").json]
-    assert (ship["kind"], ship["rowers"], ship["food_days"]) == ("Karvi", 12, 4)
+    assert outfits[0]["spent"] == {"Spear": 4, "Shield": 15, "Leather (Light)": 15}  # l.81, l.101, l.97
+    assert outfits[1]["stated"] == ["fishing line"]  # not on the list: bought at the price stated
+    karvi, raven = [e["payload"] for e in t.ok("log", "--type", "ship.acquired", "--json").json]
+    assert (karvi["kind"], karvi["rowers"], karvi["food_days"]) == ("Karvi", 12, 4)
+    assert (raven["kind"], raven["price"]) == ("Boat", 0)
     ulfhild = t.ok("char", "show", "Ulfhild", "--json").json
-    assert (ulfhild["attack_bonus"], ulfhild["companions"], ulfhild["silver"]) == (3, ["Thorkel the Tall"], 1958)
+    assert (ulfhild["attack_bonus"], ulfhild["companions"], ulfhild["silver"]) == (3, [], 958)
+    (left,) = [e["payload"] for e in t.ok("log", "--type", "companion.left", "--json").json]
+    assert (left["name"], left["supported"]) == ("Thorkel the Tall", 0)
+    kol = t.ok("char", "show", "Kol", "--json").json
+    assert kol["boast"]["boast"] == "I will wrestle the bear of Hestvik" and kol["attack_bonus"] == 4
     assert "boons" not in ulfhild  # coeac's figures are not a Wolves character's
     assert t.ok("audit", "--json").json["ok"]
+
+
+def test_the_skirmish_company_rerolls_with_luck_through_the_dice_epoch(tally):
+    # 003 l.313: "a luck point may be expended to reroll, or force your opponent to reroll"; l.132 the
+    # healer's skill; l.322 the campaign's level table; l.435 armour worn as clothing.
+    t = tally
+    t.ok("--campaign", "Rifles", "script", str(FIXTURES / "skirmish-battle.tally"), "--quiet")
+    rolls = {e["position"]: e for e in t.ok("log", "--type", "dice.rolled", "--json").json}
+    spends = [e for e in t.ok("log", "--type", "luck.changed", "--json").json if e["payload"]["reason"] == "spent"]
+    assert [(e["payload"]["character"], e["payload"]["mode"]) for e in spends] == [
+        ("Sharpe", "reroll"), ("Harper", "reroll"), ("Sharpe", "force_reroll")]
+    for spent in spends:  # each spend's cause is its re-roll, of the same expression as the roll it replaced
+        reroll, target = rolls[spent["cause"]], rolls[spent["payload"]["roll"]]
+        assert reroll["payload"]["expression"] == target["payload"]["expression"] == "2d6"
+    assert rolls[spends[0]["cause"]]["payload"]["verifiable"]  # derived from the epoch's seed
+    assert [rolls[e["cause"]]["payload"]["dice"] for e in spends[1:]] == [[5, 4], [2, 1]]
+    sharpe = t.ok("char", "show", "Sharpe", "--json").json
+    assert (sharpe["luck"], sharpe["skirmish_level"], sharpe["clothing"]) == (0, 2, "Armour")
+    assert sharpe["skills"] == {"Shooting": 2, "Leadership": 1}
+    (healing,) = [e["payload"] for e in t.ok("log", "--type", "wound.healing", "--json").json]
+    assert (healing["healer"], healing["skill"], healing["bonus"], healing["result"]) == ("Harper", 2, 2, "healed")
+    assert t.ok("audit", "--json").json["ok"] and t.ok("verify", "--json").json["ok"]
 
 
 def test_the_bifrost_campaign_spans_two_years_of_gods(tally):

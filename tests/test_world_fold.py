@@ -33,7 +33,7 @@ def every_model_sees_every_event(envelopes):
 
 
 @pytest.mark.parametrize("campaign, script", [("Central Oregon", None), ("Wolves", "wolves-start.tally"),
-                                              ("Bifrost", "bifrost-gods.tally")])
+                                              ("Bifrost", "bifrost-gods.tally"), ("Rifles", "skirmish-battle.tally")])
 def test_folding_by_type_changes_nothing_in_the_fixture_campaigns(tally_sqlite, campaign, script):
     store = Store(played(tally_sqlite, campaign, script))
     envelopes = visible(store.read(campaign))

@@ -35,7 +35,13 @@ def create(store: Store, name: str, *, rules: str, calendar: str, start: str,
         created = NewEvent("campaign", CampaignCreated(
             name=name, rules=modules, calendar=spec, start=start_day), game_time=start_day)
         commit = open_epoch(tx, name, 1, start_day)
-        return tx.append(name, [created, commit], actor=actor, expected={"campaign": 0, "epoch:1": 0})
+        events, expected = [created, commit], {"campaign": 0, "epoch:1": 0}
+        if "wolves" in modules:  # the band begins aboard the dead master's Karvi (000 l.56)
+            from ledger.commands.wolves import starting_ship
+
+            events.append(starting_ship(start_day))
+            expected[events[-1].stream] = 0
+        return tx.append(name, events, actor=actor, expected=expected)
 
 
 def set_setting(store: Store, campaign: Optional[str], key: str, value: str, *,

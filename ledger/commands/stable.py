@@ -6,7 +6,7 @@ from typing import Optional, Sequence
 
 from ledger.commands.base import Context, character_stream, clean_name, find_character, player_stream, record
 from ledger.commands.batch import Batch
-from ledger.commands.skirmish import starting_luck
+from ledger.commands.skirmish import start_skirmisher
 from ledger.commands.wolves import outfit_into
 from ledger.envelope import Envelope, NewEvent
 from ledger.errors import BadInput, NotFound, RuleRefused
@@ -52,7 +52,7 @@ def new_character(store: Store, campaign: Optional[str], name: str, *, player: s
                   saves: Optional[dict[str, int]] = None, max_hp: Optional[int] = None,
                   opening: Optional[dict[str, int]] = None,
                   retirement_skills: Optional[Sequence[str]] = None,
-                  spend: Optional[dict[str, int]] = None, hand: Optional[Sequence[int]] = None,
+                  spend: Optional[Sequence[str]] = None, hand: Optional[Sequence[int]] = None,
                   game_date: Optional[str] = None, ruling: Optional[str] = None) -> list[Envelope]:
     name = clean_name(name, "a character's name")
 
@@ -85,11 +85,11 @@ def new_character(store: Store, campaign: Optional[str], name: str, *, player: s
         batch = Batch(ctx, hand)
         batch.add(character_stream(name), event)
         if ctx.campaign.runs("wolves"):
-            outfit_into(batch, name, spend or {})
+            outfit_into(batch, name, spend or [])
         elif spend:
             raise RuleRefused("--spend is the wolves rules' hacksilver at creation; this campaign does not run them")
         if ctx.campaign.runs("skirmish"):
-            starting_luck(ctx, batch, name)
+            start_skirmisher(ctx, batch, name, event.skills)
         return batch.done()
 
     return record(store, campaign, actor, decide, game_date=game_date, ruling=ruling)

@@ -162,3 +162,69 @@ def _battle_v1(payload: dict) -> dict:
 def _xp_v1(payload: dict) -> dict:
     payload["treasure_rule"] = "seized" if payload["source"] == "treasure" else None
     return payload
+
+
+# -- wolves (seed 000) --------------------------------------------------------------
+
+@upcaster("wolves.outfitted", 1)
+def _outfitted_v1(payload: dict) -> dict:
+    # Schema 1 took every price as given and rolled 1d6/2 rounding up, keeping only the result.
+    payload.update(stated=list(payload["spent"]), languages_die=None, languages_rounding="up", half_known=0)
+    return payload
+
+
+@upcaster("companion.left", 1)
+def _companion_left_v1(payload: dict) -> dict:
+    payload.update(supported=None, upkeep=None)  # schema 1: only ever a departure the referee logged
+    return payload
+
+
+@upcaster("hireling.hired", 1)
+def _hired_v1(payload: dict) -> dict:
+    payload.update(silver=None, owed=None, cover_days=None)  # schema 1 did not check the wages could be paid
+    return payload
+
+
+@upcaster("boast.made", 1)
+def _boast_made_v1(payload: dict) -> dict:
+    payload.update(hp=0, passed_from=None)  # schema 1 rolled no HP for a boast's Hit Dice
+    return payload
+
+
+@upcaster("boast.resolved", 1)
+def _boast_resolved_v1(payload: dict) -> dict:
+    payload["hp"] = 0
+    return payload
+
+
+@upcaster("ship.acquired", 1)
+def _ship_v1(payload: dict) -> dict:
+    payload.update(price=0, by=None)  # schema 1 ships were all taken, never bought
+    return payload
+
+
+# -- skirmish (seed 003) ----------------------------------------------------------------
+
+@upcaster("luck.changed", 2)
+def _luck_v2(payload: dict) -> dict:
+    payload["rerolls"] = None  # schema 2 spent the point and re-rolled nothing itself
+    return payload
+
+
+@upcaster("skirmish.level_set", 1)
+def _level_set_v1(payload: dict) -> dict:
+    payload.update(stat_cap=None, skill_allowance=None)  # schema 1 capped nothing
+    return payload
+
+
+@upcaster("wound.healing", 1)
+def _healing_v1(payload: dict) -> dict:
+    payload.update(healer=None, skill=None, ladder=None)  # schema 1: a bonus as the referee gave it
+    return payload
+
+
+@upcaster("clothing.worn", 1)
+def _clothing_v1(payload: dict) -> dict:
+    # Schema 1 refused armour: every clothing it recorded leaves movement and deadliness alone.
+    payload.update(movement_modifier=0, deadliness_modifier=0)
+    return payload
