@@ -102,7 +102,9 @@ _LINES: dict[str, Callable[[dict], str]] = {
     "clothing.worn": lambda p: f"{p['character']} wears {p['clothing']} ({p['renown_modifier']:+d} Rn)",
     "god.battle": lambda p: f"{p['god']} ({p['character']}) battles {p['opponent_god']} ({p['opponent']}) "
                             f"for {len(p['rounds'])} round(s): {p['winner']}'s god wins",
-    "calendar.advanced": lambda p: f"{p['days']} day(s) pass: {p['why']}" + (f" [{p['run']}]" if p.get("run") else ""),
+    "calendar.advanced": lambda p: (f"{p['span']} ({p['days']} day(s))" if p.get("span") else f"{p['days']} day(s)")
+                                   + f" pass: {p['why']}" + (f" [{p['run']}]" if p.get("run") else "")
+                                   + (f" ({p['note']})" if p.get("note") else ""),
     "schedule.added": lambda p: f"job {p['job']} ({p['kind']}) from {p['anchor_date']}",
     "schedule.removed": lambda p: f"job {p['job']} removed",
     "schedule.reminder": lambda p: f"reminder [{p['run']}]: {p['text']}",

@@ -111,3 +111,11 @@ def _reputation_v1(payload: dict) -> dict:
     after, clamped = payload.pop("after"), payload.pop("clamped")
     payload["limit"] = abs(after) if clamped else 6
     return payload
+
+
+@upcaster("calendar.advanced", 1)
+def _advanced_v1(payload: dict) -> dict:
+    # Schema 1 counted days only; it named no span and clamped no date.
+    payload.setdefault("span", None)
+    payload.setdefault("note", None)
+    return payload
