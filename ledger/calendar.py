@@ -259,7 +259,7 @@ class Months(Calendar):
         present = [f for f in self.festivals if leap or not f["leap"]]
 
         def festival(f):
-            return _Run(f["name"], 1, f["days"], False, f["in_week"])
+            return _Run(f["name"], 1, f["days"] + (f.get("leap_days", 0) if leap else 0), False, f["in_week"])
 
         runs = [festival(f) for f in present if f["after"] == ""]
         for month in self.months:
@@ -361,6 +361,21 @@ class Months(Calendar):
             offset += run.length
         return None
 
+    def day_in(self, year: int, name: str, number: int) -> int:
+        """The day number of day ``number`` of a month or festival as other tools
+        count it: a month's days include the festival days placed inside it."""
+        inside = {f["name"] for f in self.festivals if f["after"] == name and f["after_day"] is not None}
+        offset, start, length = 0, None, 0
+        for run in self.layout(year):
+            if run.name == name or (not run.month and run.name in inside):
+                start = offset if start is None else start
+                length += run.length
+            offset += run.length
+        if start is None or not 1 <= number <= length or (year == 0 and not self.year_zero) \
+                or self._index(year) < 0:
+            raise BadInput(f"there is no day {number} of {name} in {year} in this calendar")
+        return self._year_start(year) + start + number - 1
+
     def weekday(self, day: int) -> Optional[str]:
         """The day's name in the week, or None on a festival day outside it (or with no week)."""
         if not self.week:
@@ -400,10 +415,10 @@ class Months(Calendar):
             return None
         year, doy = self._locate(day)
         starts = [(self._day_of_year(year, month, number), name) for name, month, number in self.seasons]
-        started = [(start, name) for start, name in starts if start is not None and start <= doy]
-        if started:
-            return max(started, key=lambda s: s[0])[1]
-        return self.seasons[-1][0]  # the last season runs on into the next year
+        starts = [(start, name) for start, name in starts if start is not None]
+        started = [(start, name) for start, name in starts if start <= doy]
+        # Before the year's first season begins, its last one runs on from the year before.
+        return max(started or starts, key=lambda s: s[0])[1]
 
     def moon_phases(self, day: int) -> list[dict[str, str]]:
         """Each moon's phase on ``day``: its place in the cycle (days since day 1
@@ -413,6 +428,15 @@ class Months(Calendar):
         for moon in self.moons:
             cycle, shift, phases = Fraction(moon["cycle"]), Fraction(moon.get("shift", "0")), moon["phases"]
             place = ((day - 1 - shift) / cycle) % 1
+            if moon.get("lengths"):  # phases of their own lengths (Simple Calendar, Calendaria)
+                into, index = place * cycle, len(phases) - 1
+                for i, length in enumerate(moon["lengths"]):
+                    if into < Fraction(length):
+                        index = i
+                        break
+                    into -= Fraction(length)
+                shown.append({"moon": moon["name"], "phase": phases[index]})
+                continue
             scaled = place * len(phases)
             rounding = moon.get("rounding", "round")
             index = floor(scaled) if rounding == "floor" else ceil(scaled) if rounding == "ceil" \
@@ -514,7 +538,8 @@ def months_spec(data: dict[str, Any], source: str) -> dict[str, Any]:
         return BadInput(f"calendar file {source}: {what}")
 
     def whole(key: str, default: int, low: Optional[int] = None) -> int:
-        value = data.get(key, default)
+        value = data.get(key)
+        value = default if value is None else value
         if not isinstance(value, int) or isinstance(value, bool) or (low is not None and value < low):
             raise refuse(f"{key} must be a whole number" + (f" ≥ {low}" if low is not None else ""))
         return value
@@ -541,8 +566,12 @@ def months_spec(data: dict[str, Any], source: str) -> dict[str, Any]:
         if not isinstance(days, int) or days < 1 or (after_day is not None and (
                 not isinstance(after_day, int) or after_day < 0 or not after)):
             raise refuse(f"intercalary day {i}: days must be ≥ 1, and after_day a day of the month it follows")
+        leap_days = extra.get("leap_days", 0)
+        if not isinstance(leap_days, int) or leap_days < 0:
+            raise refuse(f"intercalary day {i}: leap_days must be a whole number ≥ 0")
         festivals.append({"name": name.strip(), "after": after, "leap": bool(extra.get("leap", False)),
-                          "days": days, "after_day": after_day, "in_week": bool(extra.get("in_week", False))})
+                          "days": days, "leap_days": leap_days, "after_day": after_day,
+                          "in_week": bool(extra.get("in_week", False))})
     every, rule = whole("leap_every", 0, 0), data.get("leap_rule")
     if rule is not None and not isinstance(rule, (str, int)):
         raise refuse("leap_rule is a text like \"400,!100,4\"")
@@ -554,7 +583,8 @@ def months_spec(data: dict[str, Any], source: str) -> dict[str, Any]:
             LeapRule(rule, offset, year_zero)
         except BadInput as exc:
             raise refuse(str(exc)) from None
-    if (any(f["leap"] for f in festivals) or any(m["leap_days"] for m in spec_months)) and rule is None:
+    if (any(f["leap"] or f["leap_days"] for f in festivals) or any(m["leap_days"] for m in spec_months)) \
+            and rule is None:
         raise refuse("a leap day needs leap_every or leap_rule")
     if len({n.lower() for n in names + [f["name"] for f in festivals]}) != len(names) + len(festivals):
         raise refuse("two months share a name" if len({n.lower() for n in names}) < len(names)
@@ -620,7 +650,16 @@ def _moon_entry(moon: Any, i: int, refuse) -> dict[str, Any]:
     rounding = moon.get("rounding", "round")
     if rounding not in ("round", "floor", "ceil"):
         raise refuse(f"moon {i}: rounding is round, floor or ceil")
-    return {"name": moon["name"], "cycle": cycle, "shift": shift, "phases": phases, "rounding": rounding}
+    entry = {"name": moon["name"], "cycle": cycle, "shift": shift, "phases": phases, "rounding": rounding}
+    if moon.get("lengths") is not None:
+        try:
+            lengths = [str(Decimal(str(n))) for n in moon["lengths"]]
+        except ArithmeticError:
+            raise refuse(f"moon {i}: lengths are numbers of days") from None
+        if len(lengths) != len(phases) or any(Decimal(n) < 0 for n in lengths):
+            raise refuse(f"moon {i}: one length in days for each phase")
+        entry["lengths"] = lengths
+    return entry
 
 
 def _month_entry(entry: Any) -> dict[str, Any]:
