@@ -9,10 +9,12 @@ from projections.company import reputation_after
 
 
 def _roll(p: dict) -> str:
-    who = f"{p['character']}: " if p.get("character") else ""
-    how = f"n={p['nonce']}" if p["verifiable"] else "by hand"
+    who = f"{p['character']}: " if p.get("character") else f"{p['speaker']}: " if p.get("speaker") else ""
+    how = f"n={p['nonce']}" if p["verifiable"] else (
+        f"from {p['source']} at {p['rolled_at'] or 'an unknown time'}" if p.get("source") else "by hand")
     why = f" — {p['why']}" if p.get("why") else ""
-    return f"{who}{p['expression']} {p['dice']} = {p['total']} ({how}){why}"
+    dropped = f" (dropped {[p['dice'][i] for i in p['dropped']]})" if p.get("dropped") else ""
+    return f"{who}{p['expression']} {p['dice']}{dropped} = {p.get('exact_total') or p['total']} ({how}){why}"
 
 
 _LINES: dict[str, Callable[[dict], str]] = {

@@ -119,3 +119,12 @@ def _advanced_v1(payload: dict) -> dict:
     payload.setdefault("span", None)
     payload.setdefault("note", None)
     return payload
+
+
+@upcaster("dice.rolled", 1)
+def _rolled_v1(payload: dict) -> dict:
+    # Schema 1 rolls were all rolled in tally: no source, every face counted.
+    for key in ("source", "source_id", "speaker", "rolled_at", "exact_total"):
+        payload.setdefault(key, None)
+    payload.setdefault("dropped", [])
+    return payload
