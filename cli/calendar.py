@@ -90,3 +90,54 @@ def advance(ctx: typer.Context, span: str = typer.Argument(
     """Move game time forward (never back: late facts use --game-date); 1m and 1y keep the date."""
     opts = options(ctx)
     _print_events(commands.advance(opts.store(), opts.campaign, span, why=why, actor=opts.who()), json)
+
+
+@app.command("import")
+@guarded
+def import_(ctx: typer.Context,
+            path: str = typer.Argument(..., help="A Fantasy-Calendar, Simple Calendar or Calendaria calendar (JSON)."),
+            out: Optional[str] = typer.Option(None, "--out", help="Write the calendar here as TOML, for "
+                                                                  "`campaign new --calendar`."),
+            force: bool = typer.Option(False, "--force", help="Replace an existing --out file."),
+            notes: bool = typer.Option(False, "--notes", help="Record the calendar's dated notes and events in "
+                                                              "the campaign (its calendar must be this one)."),
+            json: bool = JSON_OPTION) -> None:
+    """Convert another tool's calendar to a tally calendar, say what it could not carry, and bring in its notes."""
+    from ledger.files import writing
+    from ledger.imports import calendar_file
+
+    opts = options(ctx)
+    converted = calendar_file.read(path)
+    spec, text = converted.spec, calendar_file.to_toml(converted.data)
+    from ledger.calendar import calendar_from_spec
+
+    calendar = calendar_from_spec(spec)
+    view = {"source": converted.source, "calendar": spec["name"], "year_days": calendar.year_days,
+            "not_carried": converted.lost, "notes": len(converted.notes)}
+    if converted.today is not None:
+        day = converted.day_of(converted.today)
+        view["source_today"] = {"date": calendar.format(day), "day": day, "source_epoch": converted.epoch}
+    if out is not None:
+        with writing(out, force=force) as handle:
+            handle.write(text)
+        view["written"] = out
+    if notes:
+        recorded, held = commands.import_notes(opts.store(), opts.campaign, converted, actor=opts.who())
+        view["notes_recorded"], view["notes_already_held"] = len(recorded), held
+    if json:
+        print_json(view)
+        return
+    typer.echo(f"{view['calendar']} from {converted.source}: a common year of {view['year_days']} days"
+               + (f", written to {out}" if out else ""))
+    if "source_today" in view:
+        today = view["source_today"]
+        epoch = f" (its own day count {today['source_epoch']}: tally's day {today['day']})" \
+            if today["source_epoch"] is not None else ""
+        typer.echo(f"its today: {today['date']}{epoch}")
+    for lost in converted.lost:
+        typer.echo(f"not carried: {lost}")
+    if notes:
+        typer.echo(f"{view['notes_recorded']} note(s) recorded" + (
+            f", {held} already in the ledger" if held else ""))
+    elif converted.notes:
+        typer.echo(f"{len(converted.notes)} dated note(s): record them with --notes in a campaign on this calendar")

@@ -104,6 +104,8 @@ _LINES: dict[str, Callable[[dict], str]] = {
     "clothing.worn": lambda p: f"{p['character']} wears {p['clothing']} ({p['renown_modifier']:+d} Rn)",
     "god.battle": lambda p: f"{p['god']} ({p['character']}) battles {p['opponent_god']} ({p['opponent']}) "
                             f"for {len(p['rounds'])} round(s): {p['winner']}'s god wins",
+    "note.recorded": lambda p: f"note: {p['title']}" + (f" — {p['text']}" if p.get("text") else "")
+                               + (f" (from {p['source']})" if p.get("source") else ""),
     "calendar.advanced": lambda p: (f"{p['span']} ({p['days']} day(s))" if p.get("span") else f"{p['days']} day(s)")
                                    + f" pass: {p['why']}" + (f" [{p['run']}]" if p.get("run") else "")
                                    + (f" ({p['note']})" if p.get("note") else ""),

@@ -48,3 +48,39 @@ def advance(store, campaign, span: str, *, why: str, actor: str):
                          game_time=end)]
 
     return record(store, campaign, actor, decide)
+
+
+def import_notes(store, campaign, converted, *, actor: str) -> tuple[list, int]:
+    """The source calendar's dated notes as note.recorded events on their days,
+    in a campaign whose calendar is the one converted; (recorded, already held)."""
+    from ledger.events.calendar import NoteRecorded
+
+    spec = converted.spec
+    held = 0
+
+    def decide(ctx: Context) -> list[NewEvent]:
+        nonlocal held
+        mine = {k: v for k, v in ctx.campaign.calendar_spec.items() if k != "name"}
+        if mine != {k: v for k, v in spec.items() if k != "name"}:
+            raise RuleRefused(f"campaign {ctx.name} does not run this calendar: create the campaign with "
+                              "--calendar FILE.toml written by `tally calendar import … --out FILE.toml`")
+        calendar = ctx.campaign.calendar
+        already = {e.payload.get("source_id") for e in ctx.events(types=["note.recorded"])}
+        dated = sorted(((converted.day_of(n.when), n) for n in converted.notes), key=lambda d: d[0])
+        early = [(day, n) for day, n in dated if day < ctx.campaign.start]
+        if early:
+            raise RuleRefused(f"{len(early)} note(s) fall before the campaign began on "
+                              f"{calendar.format(ctx.campaign.start)}, the first on {calendar.format(early[0][0])}: "
+                              "begin the campaign on or before it; nothing was written")
+        events = []
+        for day, note in dated:
+            if note.source_id in already:
+                held += 1
+                continue
+            events.append(NewEvent("notes", NoteRecorded(title=clean_text(note.title, "a note's title", 200),
+                                                         text=clean_text(note.text, "a note", 500) if note.text else "",
+                                                         source=converted.source, source_id=note.source_id),
+                                   game_time=day))
+        return events
+
+    return record(store, campaign, actor, decide), held

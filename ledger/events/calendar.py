@@ -45,3 +45,16 @@ class ReminderDue(EventModel):
     job: str
     text: str
     run: str
+
+
+@register
+class NoteRecorded(EventModel):
+    """A dated note of the campaign: a referee's record of what happened that
+    day, typed or brought in from another tool's calendar (its id there, so a
+    second import adds nothing)."""
+
+    type: Literal["note.recorded"] = "note.recorded"
+    title: str
+    text: str = ""
+    source: Optional[str] = None
+    source_id: Optional[str] = None
