@@ -85,3 +85,20 @@ def test_imports_are_refused_while_a_session_is_open_and_for_unknown_sources(cam
     campaign.ok("char", "new", "DeKimbix", "--player", "Dave", "--max-hp", "5")
     campaign.ok("session", "open", "--activate", "DeKimbix", "--no-income")
     assert "session 1 is open" in campaign.refused("import-rolls", "foundry", str(HYRULE)).stderr
+
+
+def test_roll20_and_ddb_logs_keep_every_die_and_which_were_dropped(campaign):
+    campaign.ok("player", "add", "Ann")
+    campaign.ok("char", "new", "Bo", "--player", "Ann", "--max-hp", "4")
+    roll20 = campaign.ok("import-rolls", "roll20", str(IMPORTS / "roll20-chat-archive.html"), "--json").json
+    assert (roll20["rolls"], roll20["dice"], roll20["characters"]) == (2, 5, {"Bo": "Bo"})
+    ddb = campaign.ok("import-rolls", "ddb", str(IMPORTS / "ddb-roll-events.jsonl"), "--json").json
+    assert (ddb["rolls"], ddb["dice"], ddb["per_speaker"]) == (3, 5, {"Bo": 2, "Nureddine": 1})
+    rolls = {p["source_id"]: p for p in (e["payload"] for e in campaign.ok("log", "--type", "dice.rolled",
+                                                                           "--json").json)}
+    keep3 = rolls["-Nabc1:0"]  # 4d6kh3+1: the 2 is dropped
+    assert (keep3["dice"], keep3["dropped"], keep3["total"], keep3["source"]) == ([5, 2, 6, 3], [1], 15, "roll20")
+    advantage, disadvantage = rolls["r-1:0"], rolls["r-2:0"]
+    assert (advantage["dice"], advantage["dropped"], advantage["total"]) == ([4, 17], [0], 22)
+    assert (disadvantage["dice"], disadvantage["dropped"], disadvantage["total"]) == ([11, 3], [0], 5)
+    assert campaign.ok("import-rolls", "ddb", str(IMPORTS / "ddb-roll-events.jsonl"), "--json").json["rolls"] == 0

@@ -130,7 +130,7 @@ def _printable(text: Optional[str], limit: int) -> str:
 
 def _sittings(rolls: list[ForeignRoll]) -> list[dict]:
     """Rolls grouped into sittings: a gap of more than four hours starts a new one."""
-    timed = sorted((r.rolled_at, r) for r in rolls if r.rolled_at)
+    timed = sorted(((r.rolled_at, r) for r in rolls if r.rolled_at), key=lambda pair: pair[0])
     sittings: list[dict] = []
     last = None
     for at, roll in timed:
