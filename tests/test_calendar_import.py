@@ -76,3 +76,27 @@ def test_notes_need_the_campaign_on_that_calendar_and_begun_before_them(tally_sq
     assert "is not a Fantasy-Calendar" in t.refused("calendar", "import", str(bad)).stderr
     bad.write_text("{")
     assert "is not JSON" in t.refused("calendar", "import", str(bad)).stderr
+
+
+def test_simple_calendars_gregorian_preset_counts_days_and_weeks_as_the_real_calendar():
+    from datetime import date
+    converted = calendar_file.read(str(IMPORTS / "simple-calendar-gregorian.json"))
+    calendar = calendar_from_spec(converted.spec)
+    for real in (date(1, 1, 1), date(1600, 2, 29), date(1900, 3, 1), date(2022, 3, 29)):
+        day = converted.day_of((real.year, real.strftime("%B"), real.day))
+        assert day == real.toordinal() + 366  # its years start at 0, a leap year
+        assert calendar.weekday(day) == real.strftime("%A")  # week days counted from yearZero's first_weekday
+    assert calendar.season(converted.day_of((2022, "March", 29))) == "Spring"  # from 20 March (month 2, day 19)
+    assert calendar.moon_phases(converted.day_of((2022, "April", 1)))[0]["phase"] == "New Moon"
+
+
+def test_simple_calendar_harptos_notes_and_leap_festival(tally_sqlite, tmp_path):
+    path = IMPORTS / "simple-calendar-harptos.json"
+    converted = calendar_file.read(str(path))
+    calendar = calendar_from_spec(converted.spec)
+    assert (calendar.year_length_of(1492), calendar.year_length_of(1493)) == (366, 365)  # Shieldmeet
+    assert "10 repeating note(s): each is recorded once, on its first date" in converted.lost
+    out = tmp_path / "h.toml"
+    tally_sqlite.ok("calendar", "import", str(path), "--out", str(out))
+    tally_sqlite.ok("campaign", "new", "Realms", "--calendar", str(out), "--start", "1 Hammer 1495")
+    assert tally_sqlite.ok("calendar", "import", str(path), "--notes", "--json").json["notes_recorded"] == 10
