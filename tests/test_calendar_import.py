@@ -100,3 +100,17 @@ def test_simple_calendar_harptos_notes_and_leap_festival(tally_sqlite, tmp_path)
     tally_sqlite.ok("calendar", "import", str(path), "--out", str(out))
     tally_sqlite.ok("campaign", "new", "Realms", "--calendar", str(out), "--start", "1 Hammer 1495")
     assert tally_sqlite.ok("calendar", "import", str(path), "--notes", "--json").json["notes_recorded"] == 10
+
+
+def test_calendarias_gregorian_counts_days_weeks_and_moons_as_the_real_calendar():
+    from datetime import date
+    converted = calendar_file.read(str(IMPORTS / "calendaria-gregorian.json"))
+    calendar = calendar_from_spec(converted.spec)
+    for real in (date(4, 2, 29), date(1970, 1, 1), date(2022, 3, 29)):
+        day = converted.day_of((real.year, real.strftime("%B"), real.day))
+        assert day == real.toordinal() + 366 and calendar.weekday(day) == real.strftime("%A")
+    assert calendar.moon_phases(converted.day_of((2025, "January", 29)))[0]["phase"] == "New Moon"
+    assert calendar.era(converted.day_of((2022, "March", 1))) == "Common Era (CE)"
+    assert "festivals (recurring holidays)" in converted.lost
+    harptos = calendar_from_spec(calendar_file.read(str(IMPORTS / "calendaria-harptos.json")).spec)
+    assert (harptos.year_length_of(1492), harptos.year_length_of(1493)) == (366, 365)  # Midsummer's leap day
