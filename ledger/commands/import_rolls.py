@@ -17,7 +17,8 @@ from ledger.commands.dice import current_epoch, epoch_stream
 from ledger.envelope import NewEvent
 from ledger.errors import BadInput, RuleRefused
 from ledger.events.dice import DiceRolled
-from ledger.imports.rolls import ForeignRoll, Parsed, read_text
+from ledger.imports.rolls import ForeignRoll, Parsed
+from ledger.imports.source_file import read_text
 from ledger.text import NAME_LIMIT, REASON_LIMIT, check_text
 from projections.names import key
 
@@ -47,7 +48,7 @@ class ImportReport:
 def parse(source: str, path: str) -> Parsed:
     if source not in SOURCES:
         raise BadInput(f"unknown roll log {source!r}: use foundry, roll20 or ddb")
-    return import_module(f"ledger.imports.{SOURCES[source]}").parse(read_text(path))
+    return import_module(f"ledger.imports.{SOURCES[source]}").parse(read_text(path, "roll log"))
 
 
 def import_rolls(store, campaign: Optional[str], source: str, path: str, *, actor: str,

@@ -15,11 +15,11 @@ import json
 import re
 from dataclasses import dataclass, field
 from decimal import Decimal
-from pathlib import Path
 from typing import Any, Optional
 
 from ledger.calendar import Months, months_spec
 from ledger.errors import BadInput
+from ledger.imports.source_file import read_text
 
 SourceDate = tuple[int, str, int]  # (year, month or festival, day within it from 1)
 
@@ -53,14 +53,7 @@ class Converted:
 
 def read(path: str) -> Converted:
     """Read a calendar file of any of the three tools (told apart by their shape)."""
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except OSError as exc:
-        raise BadInput(f"cannot read calendar file {path}: {exc.strerror}") from None
-    except UnicodeDecodeError:
-        raise BadInput(f"calendar file {path} is not UTF-8 text") from None
-    except ValueError:
-        raise BadInput(f"cannot read calendar file {path!r}: not a file name") from None
+    text = read_text(path, "calendar file")
     try:
         data = json.loads(text, parse_float=Decimal)  # a moon's 29.530588853 stays exactly that
     except json.JSONDecodeError as exc:

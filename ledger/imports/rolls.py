@@ -8,10 +8,8 @@ import json
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from decimal import Decimal, InvalidOperation
-from pathlib import Path
 from typing import Any, Optional
 
-from ledger.errors import BadInput
 
 
 @dataclass
@@ -32,17 +30,6 @@ class Parsed:
     rolls: list[ForeignRoll] = field(default_factory=list)
     problems: list[tuple[int, str]] = field(default_factory=list)  # (line, what is wrong)
     unit: str = "line"  # what the numbers count: lines, or messages of a JSON list
-
-
-def read_text(path: str) -> str:
-    try:
-        return Path(path).read_text(encoding="utf-8")
-    except OSError as exc:
-        raise BadInput(f"cannot read roll log {path}: {exc.strerror}") from None
-    except UnicodeDecodeError:
-        raise BadInput(f"roll log {path} is not UTF-8 text") from None
-    except ValueError:
-        raise BadInput(f"cannot read roll log {path!r}: not a file name") from None
 
 
 def loads(text: str) -> Any:
