@@ -169,3 +169,12 @@ def test_calendar_show_says_which_date_is_which(tally):
     labels = {k.strip(): v.strip() for k, v in lines.items()}
     assert labels["today (the latest day recorded)"] == "1024-03-06"
     assert labels["world's date (moved by calendar advance)"] == "1024-03-01"
+
+
+def test_a_schema_1_advance_reads_as_schema_2_without_a_span_or_note():
+    from ledger.events import decode
+    from ledger.events.upcasters import upcast
+
+    stored = {"from_day": 1, "to_day": 8, "days": 7, "why": "a week", "run": None}
+    assert upcast("calendar.advanced", 1, stored) == {**stored, "span": None, "note": None}
+    assert decode("calendar.advanced", 1, stored).days == 7 and "span" not in stored

@@ -102,3 +102,15 @@ def test_roll20_and_ddb_logs_keep_every_die_and_which_were_dropped(campaign):
     assert (advantage["dice"], advantage["dropped"], advantage["total"]) == ([4, 17], [0], 22)
     assert (disadvantage["dice"], disadvantage["dropped"], disadvantage["total"]) == ([11, 3], [0], 5)
     assert campaign.ok("import-rolls", "ddb", str(IMPORTS / "ddb-roll-events.jsonl"), "--json").json["rolls"] == 0
+
+
+def test_a_schema_1_roll_reads_as_schema_2_with_no_source_and_nothing_dropped():
+    from ledger.events import decode
+    from ledger.events.upcasters import upcast
+
+    stored = {"expression": "2d6", "dice": [3, 4], "total": 7, "epoch": 1, "nonce": 0, "verifiable": True,
+              "character": None, "why": None}
+    lifted = upcast("dice.rolled", 1, stored)
+    assert stored == {**stored} and "source" not in stored  # the stored dict is left alone
+    assert (lifted["source"], lifted["dropped"], lifted["exact_total"]) == (None, [], None)
+    assert decode("dice.rolled", 1, stored).total == 7
