@@ -14,6 +14,7 @@ import html
 import json
 import re
 from dataclasses import dataclass, field
+from functools import cached_property
 from decimal import Decimal
 from typing import Any, Optional
 
@@ -41,14 +42,17 @@ class Converted:
     today: Optional[SourceDate] = None
     epoch: Optional[int] = None  # Fantasy-Calendar's own count of days for `today`
 
-    @property
+    @cached_property
     def spec(self) -> dict[str, Any]:
         return months_spec(self.data, self.source)
 
+    @cached_property
+    def calendar(self) -> Months:
+        return Months(self.spec)
+
     def day_of(self, when: SourceDate) -> int:
         """The ledger's day number of a date in the source's terms."""
-        calendar = Months(self.spec)
-        return calendar.day_in(*when)
+        return self.calendar.day_in(*when)
 
 
 def read(path: str) -> Converted:
