@@ -22,21 +22,32 @@ def today_view(ctx) -> dict:
             "calendar": state.calendar_spec["kind"],
             "start": calendar.format(state.start), "days_since_start": state.today - state.start,
             "year_days": calendar.year_days}
-    if hasattr(calendar, "season") and calendar.season(state.today):
-        view["season"] = calendar.season(state.today)
-    if hasattr(calendar, "weekday") and calendar.weekday(state.today):
-        view["weekday"] = calendar.weekday(state.today)
+    for key in ("season", "weekday", "era"):
+        said = getattr(calendar, key)(state.today) if hasattr(calendar, key) else None
+        if said:
+            view[key] = said
+    if getattr(calendar, "moons", None):
+        view["moons"] = calendar.moon_phases(state.today)
     return view
+
+
+# The two dates say different things: the text output names each.
+LABELS = {"today": "today (the latest day recorded)", "day": "day number",
+          "world_date": "world's date (moved by calendar advance)", "start": "campaign began"}
 
 
 @app.command("show")
 @guarded
 def show(ctx: typer.Context, at_event: Optional[int] = AT_EVENT, as_of: Optional[str] = AS_OF,
          as_recorded: Optional[str] = AS_RECORDED, json: bool = JSON_OPTION) -> None:
-    """Today's in-game date (and season, where the calendar has them)."""
+    """Today's in-game date, the world's date, and the season, week day, era and moons where the calendar has them."""
     opts = options(ctx)
     view = query(opts.store(), opts.campaign, today_view, point=Pin(at_event, as_of, as_recorded))
-    print_json(view) if json else print_pairs([(k.replace("_", " "), v) for k, v in view.items()])
+    if json:
+        print_json(view)
+        return
+    pairs = [(LABELS.get(k, k.replace("_", " ")), v) for k, v in view.items() if k != "moons"]
+    print_pairs(pairs + [(f"moon {m['moon']}", m["phase"]) for m in view.get("moons", [])])
 
 
 def who_view(ctx) -> dict:
@@ -72,9 +83,61 @@ def who(ctx: typer.Context, at_event: Optional[int] = AT_EVENT, as_of: Optional[
 
 @app.command("advance", context_settings={"ignore_unknown_options": True})
 @guarded
-def advance(ctx: typer.Context, span: str = typer.Argument(..., help="3d, 2w or 1y."),
+def advance(ctx: typer.Context, span: str = typer.Argument(
+        ..., help="3d, 2w, 1m or 1y: a month or a year keeps the date (the 31st of a shorter month becomes its last day)."),
             why: str = typer.Option("time passes", "--why", help="What the time was spent on."),
             json: bool = JSON_OPTION) -> None:
-    """Move game time forward (never back: late facts use --game-date)."""
+    """Move game time forward (never back: late facts use --game-date); 1m and 1y keep the date."""
     opts = options(ctx)
     _print_events(commands.advance(opts.store(), opts.campaign, span, why=why, actor=opts.who()), json)
+
+
+@app.command("import")
+@guarded
+def import_(ctx: typer.Context,
+            path: str = typer.Argument(..., help="A Fantasy-Calendar, Simple Calendar or Calendaria calendar (JSON)."),
+            out: Optional[str] = typer.Option(None, "--out", help="Write the calendar here as TOML, for "
+                                                                  "`campaign new --calendar`."),
+            force: bool = typer.Option(False, "--force", help="Replace an existing --out file."),
+            notes: bool = typer.Option(False, "--notes", help="Record the calendar's dated notes and events in "
+                                                              "the campaign (its calendar must be this one)."),
+            json: bool = JSON_OPTION) -> None:
+    """Convert another tool's calendar to a tally calendar, say what it could not carry, and bring in its notes."""
+    from ledger.files import writing
+    from ledger.imports import calendar_file
+
+    opts = options(ctx)
+    converted = calendar_file.read(path)
+    spec, text = converted.spec, calendar_file.to_toml(converted.data)
+    from ledger.calendar import calendar_from_spec
+
+    calendar = calendar_from_spec(spec)
+    view = {"source": converted.source, "calendar": spec["name"], "year_days": calendar.year_days,
+            "not_carried": converted.lost, "notes": len(converted.notes)}
+    if converted.today is not None:
+        day = converted.day_of(converted.today)
+        view["source_today"] = {"date": calendar.format(day), "day": day, "source_epoch": converted.epoch}
+    if out is not None:
+        with writing(out, force=force) as handle:
+            handle.write(text)
+        view["written"] = out
+    if notes:
+        recorded, held = commands.import_notes(opts.store(), opts.campaign, converted, actor=opts.who())
+        view["notes_recorded"], view["notes_already_held"] = len(recorded), held
+    if json:
+        print_json(view)
+        return
+    typer.echo(f"{view['calendar']} from {converted.source}: a common year of {view['year_days']} days"
+               + (f", written to {out}" if out else ""))
+    if "source_today" in view:
+        today = view["source_today"]
+        epoch = f" (its own day count {today['source_epoch']}: tally's day {today['day']})" \
+            if today["source_epoch"] is not None else ""
+        typer.echo(f"its today: {today['date']}{epoch}")
+    for lost in converted.lost:
+        typer.echo(f"not carried: {lost}")
+    if notes:
+        typer.echo(f"{view['notes_recorded']} note(s) recorded" + (
+            f", {held} already in the ledger" if held else ""))
+    elif converted.notes:
+        typer.echo(f"{len(converted.notes)} dated note(s): record them with --notes in a campaign on this calendar")

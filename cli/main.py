@@ -47,13 +47,14 @@ COMMANDS = {
     "skill": ("xp", "skill", False, None),
     "silver": ("wolves", "silver", False, SIGNED), "hire": ("wolves", "hire", False, None),
     "dismiss": ("wolves", "dismiss", False, None), "outfit": ("wolves", "outfit", False, None),
+    "import-rolls": ("import_rolls", "import_rolls", True, None),
 }
 
 # What records no fact of the campaign's own, or moves time itself: a global
 # --game-date before one of these is refused rather than ignored. (A script's
 # lines each take their own --game-date.)
 NO_LATE_FACTS = {"campaign", "calendar", "dice", "roll", "db", "schedule", "scheduler", "bench", "import",
-                 "export", "script", "verify", "audit"}
+                 "export", "script", "verify", "audit", "import-rolls"}
 
 
 def _load(name: str) -> "typer.core.TyperCommand | TyperGroup":

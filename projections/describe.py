@@ -9,10 +9,12 @@ from projections.company import reputation_after
 
 
 def _roll(p: dict) -> str:
-    who = f"{p['character']}: " if p.get("character") else ""
-    how = f"n={p['nonce']}" if p["verifiable"] else "by hand"
+    who = f"{p['character']}: " if p.get("character") else f"{p['speaker']}: " if p.get("speaker") else ""
+    how = f"n={p['nonce']}" if p["verifiable"] else (
+        f"from {p['source']} at {p['rolled_at'] or 'an unknown time'}" if p.get("source") else "by hand")
     why = f" — {p['why']}" if p.get("why") else ""
-    return f"{who}{p['expression']} {p['dice']} = {p['total']} ({how}){why}"
+    dropped = f" (dropped {[p['dice'][i] for i in p['dropped']]})" if p.get("dropped") else ""
+    return f"{who}{p['expression']} {p['dice']}{dropped} = {p.get('exact_total') or p['total']} ({how}){why}"
 
 
 _LINES: dict[str, Callable[[dict], str]] = {
@@ -137,7 +139,11 @@ _LINES: dict[str, Callable[[dict], str]] = {
     "god.battle": lambda p: f"{p['god']} ({p['character']}) battles {p['opponent_god']} ({p['opponent']}) "
                             f"for {len(p['rounds'])} round(s): {p['winner']}'s god wins; {p['loser']} "
                             f"A.T. and D.T. -{p['penalty']}",
-    "calendar.advanced": lambda p: f"{p['days']} day(s) pass: {p['why']}" + (f" [{p['run']}]" if p.get("run") else ""),
+    "note.recorded": lambda p: f"note: {p['title']}" + (f" — {p['text']}" if p.get("text") else "")
+                               + (f" (from {p['source']})" if p.get("source") else ""),
+    "calendar.advanced": lambda p: (f"{p['span']} ({p['days']} day(s))" if p.get("span") else f"{p['days']} day(s)")
+                                   + f" pass: {p['why']}" + (f" [{p['run']}]" if p.get("run") else "")
+                                   + (f" ({p['note']})" if p.get("note") else ""),
     "schedule.added": lambda p: f"job {p['job']} ({p['kind']}) from {p['anchor_date']}",
     "schedule.removed": lambda p: f"job {p['job']} removed",
     "schedule.reminder": lambda p: f"reminder [{p['run']}]: {p['text']}",

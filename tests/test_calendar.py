@@ -109,5 +109,72 @@ def test_a_campaign_on_a_custom_calendar(tally_sqlite):
     tally_sqlite.ok("campaign", "new", "North", "--calendar", str(THAW), "--start", "3 Thaw 1024")
     shown = tally_sqlite.ok("calendar", "show", "--json").json
     assert (shown["today"], shown["weekday"], shown["season"]) == ("3 Thaw 1024", "Wodenday", "Spring")
+    tally_sqlite.ok("calendar", "advance", "1y")  # the same date next year, though 1024 is a leap year
+    assert tally_sqlite.ok("calendar", "show", "--json").json["today"] == "3 Thaw 1025"
+
+
+def _advanced(t) -> dict:
+    return t.ok("log", "--type", "calendar.advanced", "--json").json[-1]["payload"]
+
+
+def test_a_year_on_is_the_same_date_next_year(tally):
+    # Issue 12: `calendar advance 1y` from 1024-01-01 meant 1024-12-31 (365 days in a leap year).
+    tally.ok("campaign", "new", "Greyhawk", "--start", "1024-01-01")
+    tally.ok("calendar", "advance", "1y", "--why", "a year in the dungeon")
+    assert tally.ok("calendar", "show", "--json").json["today"] == "1025-01-01"
+    assert (_advanced(tally)["span"], _advanced(tally)["days"], _advanced(tally)["note"]) == ("1y", 366, None)
+    tally.ok("calendar", "advance", "2m")
+    assert tally.ok("calendar", "show", "--json").json["today"] == "1025-03-01"
+
+
+def test_a_month_on_from_the_31st_lands_on_the_shorter_months_last_day_and_says_so(tally):
+    tally.ok("campaign", "new", "Greyhawk", "--start", "1024-01-31")
+    said = tally.ok("calendar", "advance", "1m").stdout
+    assert "February 1024 has 29 days, so its last, 1024-02-29" in said
+    assert _advanced(tally)["note"] == "1024-01-31 + 1m: February 1024 has 29 days, so its last, 1024-02-29"
+    tally.ok("calendar", "advance", "1y")  # a leap day a year on: the 28th
+    assert tally.ok("calendar", "show", "--json").json["today"] == "1025-02-28"
+    assert "February 1025 has 28 days" in _advanced(tally)["note"]
+    tally.ok("calendar", "advance", "12m")
+    assert tally.ok("calendar", "show", "--json").json["today"] == "1026-02-28"
+
+
+def test_months_and_years_in_a_calendar_of_months_and_festivals(tally_sqlite):
+    t = tally_sqlite
+    t.ok("campaign", "new", "North", "--calendar", str(THAW), "--start", "Leap Night 1024")
+    t.ok("calendar", "advance", "1y")  # 1025 has no Leap Night: the day before its place
+    assert t.ok("calendar", "show", "--json").json["today"] == "Yule 1025"
+    assert "1025 has no Leap Night" in _advanced(t)["note"]
+    refused = t.refused("calendar", "advance", "1m").stderr
+    assert "Yule 1025 is a festival day that belongs to no month" in refused
+    t.ok("calendar", "advance", "1d")
+    t.ok("calendar", "advance", "5m")  # four months a year: Thaw 1026 + 5 = Highsun 1027
+    assert t.ok("calendar", "show", "--json").json["today"] == "1 Highsun 1027"
+
+
+def test_bifrost_has_no_months_to_advance_by(tally_sqlite):
+    tally_sqlite.ok("campaign", "new", "Faerie", "--calendar", "bifrost", "--start", "1024-W01-1")
+    assert "has no months" in tally_sqlite.refused("calendar", "advance", "1m").stderr
     tally_sqlite.ok("calendar", "advance", "1y")
-    assert tally_sqlite.ok("calendar", "show", "--json").json["today"] == "2 Thaw 1025"  # 1024 is a leap year
+    assert tally_sqlite.ok("calendar", "show", "--json").json["today"] == "day 1 of week 1, 1025"
+
+
+def test_calendar_show_says_which_date_is_which(tally):
+    tally.ok("campaign", "new", "Greyhawk", "--start", "1024-03-01")
+    tally.ok("player", "add", "Ann")
+    tally.ok("char", "new", "Bo", "--player", "Ann", "--max-hp", "4")
+    tally.ok("session", "open", "--activate", "Bo", "--no-income")
+    tally.ok("session", "close", "--days", "5", "--haven", "Bo")
+    lines = dict(line.split("  ", 1) for line in tally.ok("calendar", "show").stdout.splitlines())
+    labels = {k.strip(): v.strip() for k, v in lines.items()}
+    assert labels["today (the latest day recorded)"] == "1024-03-06"
+    assert labels["world's date (moved by calendar advance)"] == "1024-03-01"
+
+
+def test_a_schema_1_advance_reads_as_schema_2_without_a_span_or_note():
+    from ledger.events import decode
+    from ledger.events.upcasters import upcast
+
+    stored = {"from_day": 1, "to_day": 8, "days": 7, "why": "a week", "run": None}
+    assert upcast("calendar.advanced", 1, stored) == {**stored, "span": None, "note": None}
+    assert decode("calendar.advanced", 1, stored).days == 7 and "span" not in stored

@@ -76,7 +76,7 @@ def test_calendar_advance_never_runs_backwards(table):
     table.ok("calendar", "advance", "2w", "--why", "winter quarters")
     assert table.ok("calendar", "show", "--json").json["today"] == "1024-03-15"
     assert table.ok("calendar", "show", "--at-event", "2", "--json").json["today"] == "1024-03-01"
-    assert "write 3d, 2w or 1y" in table.refused("calendar", "advance", "-3d").stderr
+    assert "write 3d, 2w, 1m or 1y" in table.refused("calendar", "advance", "-3d").stderr
     assert "at least one day" in table.refused("calendar", "advance", "0d").stderr
 
 

@@ -1,6 +1,6 @@
 """Events of the auditable dice (DESIGN.md §4)."""
 
-from typing import Literal, Optional
+from typing import ClassVar, Literal, Optional
 
 from ledger.events.registry import EventModel, register
 
@@ -36,6 +36,7 @@ class EpochRevealed(EventModel):
 @register
 class DiceRolled(EventModel):
     type: Literal["dice.rolled"] = "dice.rolled"
+    schema_version: ClassVar[int] = 2
     expression: str
     dice: list[int]
     total: int
@@ -44,3 +45,13 @@ class DiceRolled(EventModel):
     verifiable: bool
     character: Optional[str] = None
     why: Optional[str] = None
+    # Schema 2, a roll brought in from another tool (tally import-rolls): where
+    # from, its id there, who rolled it as that tool named them, when (UTC),
+    # which faces did not count, and a total that is not whole, kept as written
+    # (``total`` then holds its whole part).
+    source: Optional[str] = None
+    source_id: Optional[str] = None
+    speaker: Optional[str] = None
+    rolled_at: Optional[str] = None
+    dropped: list[int] = []
+    exact_total: Optional[str] = None
