@@ -303,8 +303,8 @@ def _downtime_acted(world: World, p: dict, day: int) -> Optional[str]:
 
 # Checks that need the event's day as well.
 DAY_PREMISES: dict[str, DayCheck] = {"downtime.acted": _downtime_acted, "god.adopted": _adopted,
-                                     "god.battle": _battled, "god.crawled": _crawled}
-DAY_PREMISES: dict[str, DayCheck] = {"downtime.acted": _downtime_acted, "hireling.hired": _hireling_hired}
+                                     "god.battle": _battled, "god.crawled": _crawled,
+                                     "hireling.hired": _hireling_hired}
 
 PREMISES: dict[str, Check] = {
     "session.opened": _session_opened,
