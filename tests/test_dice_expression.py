@@ -51,7 +51,8 @@ def test_percentile_and_average_dice():
     ("2d6", [3], "needs exactly 2 dice, 1 given"),
     ("2d6", [3, 4, 5], "needs exactly 2 dice, 3 given"),
     ("2d6", [7, 1], "7 is not a face of a d6"),
-    ("d%", [0], "0 is not a face of a d100"),
+    ("d%", [101], "101 is not a face of a d100"),
+    ("d8", [0], "0 is not a face of a d8"),
     ("dA", [6], "6 is not a face of an average die"),
 ])
 def test_hand_rolled_faces_must_fit_the_expression(text, faces, message):
