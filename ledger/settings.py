@@ -38,6 +38,9 @@ SETTINGS: dict[str, Setting] = {s.key: s for s in (
     Setting("manifestation_clock", "gods", "weighted", ("weighted", "either"),
             "manifestation: active time + dormant time / 10 reaches a year (weighted), or one of "
             "a year active / ten years dormant alone (either) (001 l.976)"),
+    Setting("roll_under", "wolves", "below", ("below", "at_most"),
+            "`tally roll --under N` passes below N, or at N too: 000 l.161 \"roll under the Characteristic\" "
+            "and l.395 \"roll under their AC\" do not say which"),
     Setting("luck_start", "skirmish", "1", None, "luck points a new character starts with (003 l.311: not given)"),
     Setting("luck_cap", "skirmish", "3", None, "the most luck points a character may hold (003: not given)"),
     Setting("luck_refresh", "skirmish", "none", ("none", "session"),

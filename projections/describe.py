@@ -12,7 +12,18 @@ def _roll(p: dict) -> str:
     who = f"{p['character']}: " if p.get("character") else ""
     how = f"n={p['nonce']}" if p["verifiable"] else "by hand"
     why = f" — {p['why']}" if p.get("why") else ""
-    return f"{who}{p['expression']} {p['dice']} = {p['total']} ({how}){why}"
+    return f"{who}{p['expression']} {p['dice']} = {p['total']}{checked(p.get('check'))} ({how}){why}"
+
+
+def checked(check: dict | None) -> str:
+    """A roll's check in words: ", below 12: pass, margin 3 (epic success)"."""
+    if not check:
+        return ""
+    target = f"Ob {check['target']}" if check["against"] == "ob" else \
+        f"{check['against'].replace('_', ' ')} {check['target']}"
+    verdict = f"{'pass' if check['passed'] else 'fail'}, margin {check['margin']}"
+    band = f" ({check['band']})" if check.get("band") else ""
+    return f", {target}: {verdict}{band}"
 
 
 _LINES: dict[str, Callable[[dict], str]] = {

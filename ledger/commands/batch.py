@@ -36,11 +36,12 @@ class Batch:
              why: Optional[str] = None) -> tuple[Pending, list[int], int]:
         faces = None
         if self.hand is not None:
-            needed = parse(expression).dice_count
-            if len(self.hand) < needed:
+            # an explosion or a reroll reads as many faces as the faces themselves call for
+            needed = parse(expression).faces_needed(self.hand)
+            if needed is None:
                 raise BadInput(
-                    f"--dice ran out: {expression} ({why or 'roll'}) needs {needed} face(s), "
-                    f"{len(self.hand)} left; give every die of every roll in order"
+                    f"--dice ran out: {expression} ({why or 'roll'}) needs more than the {len(self.hand)} "
+                    "face(s) left; give every die of every roll in order"
                 )
             faces, self.hand = self.hand[:needed], self.hand[needed:]
         new = roll_event(self.ctx, expression, character=character, why=why, hand=faces,

@@ -254,12 +254,20 @@ class Expression:
         """The total these faces give, after checking they fit the expression."""
         return self.hand(faces).total
 
-    def faces_needed(self, faces: list[int]) -> int:
+    def faces_needed(self, faces: list[int]) -> Optional[int]:
         """How many faces from the start of ``faces`` one roll of this expression
-        reads (a command rolling several times takes its share, then the next)."""
+        reads (a command rolling several times takes its share, then the next);
+        None if they run out first."""
         supply = _HandFaces(self, faces)
-        self.read(supply.take)
+        try:
+            self.read(supply.take)
+        except _RanOut:
+            return None
         return supply.used
+
+
+class _RanOut(BadInput):
+    pass
 
 
 class _HandFaces:
@@ -272,7 +280,7 @@ class _HandFaces:
         if self.used >= len(self.faces):
             need = (f"needs exactly {self.expression.dice_count} dice" if self.expression.fixed
                     else "reads more dice with these faces")
-            raise BadInput(f"{self.expression.text} {need}, {len(self.faces)} given in --dice")
+            raise _RanOut(f"{self.expression.text} {need}, {len(self.faces)} given in --dice")
         face = self.faces[self.used]
         self.used += 1
         if face == 0 and not die.average and die.sides in (10, 100):

@@ -1,6 +1,8 @@
 """Events of the auditable dice (DESIGN.md §4)."""
 
-from typing import Literal, Optional
+from typing import ClassVar, Literal, Optional
+
+from pydantic import BaseModel, ConfigDict
 
 from ledger.events.registry import EventModel, register
 
@@ -33,8 +35,27 @@ class EpochRevealed(EventModel):
     rolls: int
 
 
+class RollChecked(BaseModel):
+    """A roll's total against its target (ledger/dice/check.py): the
+    comparison used (``--under`` recorded as the reading then in force),
+    the target, pass or fail, the margin (positive toward passing) and the
+    band, if a margin for one was given."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    against: Literal["below", "at_most", "at_least", "above", "ob"]
+    target: int
+    passed: bool
+    margin: int
+    epic: Optional[int] = None
+    band: Optional[Literal["epic success", "epic failure"]] = None
+
+
 @register
 class DiceRolled(EventModel):
+    """A roll: every face read, in derivation order (docs/dice.md), and the
+    total. Schema 2 adds ``check`` (None for a roll with no target)."""
+
+    schema_version: ClassVar[int] = 2
     type: Literal["dice.rolled"] = "dice.rolled"
     expression: str
     dice: list[int]
@@ -44,3 +65,4 @@ class DiceRolled(EventModel):
     verifiable: bool
     character: Optional[str] = None
     why: Optional[str] = None
+    check: Optional[RollChecked] = None

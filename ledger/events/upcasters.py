@@ -111,3 +111,10 @@ def _reputation_v1(payload: dict) -> dict:
     after, clamped = payload.pop("after"), payload.pop("clamped")
     payload["limit"] = abs(after) if clamped else 6
     return payload
+
+
+@upcaster("dice.rolled", 1)
+def _rolled_v1(payload: dict) -> dict:
+    # Schema 2 checks a roll against a target; rolls before it had none.
+    payload["check"] = None
+    return payload
