@@ -12,7 +12,8 @@ from tests import independent_verifier
 from tests.conftest import kept_seed, tamper
 
 MIXED = ["2d6", "3d6", "d20", "d%", "dA", "2d6kl1", "2d6kh1", "3d6kh2", "6d6s4", "12d6s4",
-         "3d6*10", "1d6/2", "1d12+3", "4d8+2d10-1", "d997", "2dA+1"]
+         "3d6*10", "1d6/2", "1d12+3", "4d8+2d10-1", "d997", "2dA+1", "4d6dl1", "1d6!", "2d6kh1!",
+         "4d6rr1", "1d10xo10", "3d6ro<=2", "8d6mi2ma5", "6d6!s4", "4d6rr1dl1!", "2d6e>=5", "dA!", "d%x"]
 
 
 def test_a_few_hundred_mixed_rolls_verify_independently(campaign, tmp_path):
