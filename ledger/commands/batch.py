@@ -37,11 +37,13 @@ class Batch:
         faces = None
         if self.hand is not None:
             # an explosion or a reroll reads as many faces as the faces themselves call for
-            needed = parse(expression).faces_needed(self.hand)
+            parsed = parse(expression)
+            needed = parsed.faces_needed(self.hand)
             if needed is None:
+                need = f"{parsed.dice_count} face(s)" if parsed.fixed else "more face(s)"
                 raise BadInput(
-                    f"--dice ran out: {expression} ({why or 'roll'}) needs more than the {len(self.hand)} "
-                    "face(s) left; give every die of every roll in order"
+                    f"--dice ran out: {expression} ({why or 'roll'}) needs {need}, "
+                    f"{len(self.hand)} left; give every die of every roll in order"
                 )
             faces, self.hand = self.hand[:needed], self.hand[needed:]
         new = roll_event(self.ctx, expression, character=character, why=why, hand=faces,

@@ -116,9 +116,9 @@ def ledger_exists(db: Optional[str]) -> bool:
 def odds_target(store: Optional[Store], campaign: Optional[str], against: Asked) -> check.Target:
     """The target `tally odds` reads: --under as the campaign's roll_under if
     there is a ledger to ask (``store``), else as its default, below."""
-    check.target(*against)
+    plain = check.target(*against)  # a bad target is refused before the ledger is read
     if store is None or against[0] != "under":
-        return check.target(*against)
+        return plain
     return query(store, campaign, lambda ctx: check.target(*against, roll_under=roll_under(ctx)))
 
 

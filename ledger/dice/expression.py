@@ -27,7 +27,7 @@ this order, each at most once (docs/dice.md has the whole notation):
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Callable, Iterator, Optional, Union
 
@@ -430,10 +430,8 @@ def _selector(tree, name: str, term: str) -> Optional[Selector]:
 
 
 def _apply(die: Dice, name: str, selector: Optional[Selector], term: str) -> Dice:
-    from dataclasses import replace
-
-    takes_number = {"mi", "ma", "kh", "kl", "dh", "dl", "s"}
-    if name in takes_number:
+    n = 0
+    if name in ("mi", "ma", "kh", "kl", "dh", "dl", "s"):
         if selector is None or selector.op != "=":
             raise BadInput(f"{name} takes a plain number in {term} (e.g. {_example(name)})")
         n = selector.value

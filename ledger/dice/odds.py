@@ -190,21 +190,20 @@ def read_counts(die: Dice) -> Counts:
 
 
 def _chain(die: Dice, read: Counts, depth: int) -> Counts:
-    """What one die adds when it may still explode ``depth`` times."""
-    scored: dict[int, int] = defaultdict(int)
-    for v, w in read.ways.items():
-        scored[die.scored(v)] += w
-    result = Counts(dict(scored), read.total)
+    """What one die adds when it may still explode ``depth`` times: a die that
+    does not match adds its own score; one that matches adds its score and
+    what a die with one explosion fewer adds."""
+    result = Counts(_scored(die, read.ways), read.total)
     if die.explode is None:
         return result
     matching = {v: w for v, w in read.ways.items() if die.explode.matches(v)}
-    for level in range(1, depth + 1):
-        exploded = multiply(Counts(_scored(die, matching), 1), result)
+    for _ in range(depth):
+        exploded = multiply(Counts(_scored(die, matching), read.total), result)
         ways = defaultdict(int, exploded.ways)
         for v, w in read.ways.items():
             if v not in matching:
-                ways[die.scored(v)] += w * read.total ** level
-        result = Counts(dict(ways), read.total ** (level + 1))
+                ways[die.scored(v)] += w * result.total
+        result = Counts(dict(ways), exploded.total)
     return result
 
 
@@ -254,15 +253,16 @@ def _kept(die: Dice, read: Counts, depth: int) -> Counts:
         for (total, _), count in done.items():
             ways[total] += count
         return Counts(dict(ways), read.total ** n)
+    # each kept die that matched adds what a die with one explosion fewer adds;
+    # the others are scaled to the same count of equally likely readings
     extra = _chain(die, read, depth - 1)
-    result = Counts({}, read.total ** n * extra.total ** k)
     ways = defaultdict(int)
     for (total, exploded), count in done.items():
         chained = power(extra, exploded) if exploded else Counts({0: 1}, 1)
         scale = extra.total ** (k - exploded)
         for x, w in chained.ways.items():
             ways[total + x] += count * w * scale
-    return Counts(dict(ways), result.total)
+    return Counts(dict(ways), read.total ** n * extra.total ** k)
 
 
 # -- polynomial arithmetic on big integers ----------------------------------
