@@ -11,33 +11,77 @@ from cli.context import guarded, options
 from cli.output import AS_OF, AS_RECORDED, AT_EVENT, JSON_OPTION, print_json, print_table
 from ledger.commands import dice as commands
 from ledger.commands.base import query
-from projections.timeline import Pin
+from ledger.dice.check import EPIC_FAILURE, EPIC_SUCCESS
+from ledger.dice.expression import DROPPED, EXTRA, REROLLED, parse
 from ledger.errors import BadInput
+from projections.describe import checked
+from projections.timeline import Pin
 
 app = typer.Typer(help="Dice epochs: the client seed, revealing the seed, listing epochs.",
                   no_args_is_help=True)
 
 
+UNDER = typer.Option(None, "--under", help="Pass below N (or at N too where the wolves setting roll_under is "
+                                             "at_most; 000 l.161).")
+AT_MOST = typer.Option(None, "--at-most", help="Pass at N or less (001: a percentile throw '≤' a chance).")
+AT_LEAST = typer.Option(None, "--at-least", help="Pass at N or more (000 l.167: a save needs 15 or more).")
+OVER = typer.Option(None, "--over", help="Pass above N (001 l.501: larger than the rating).")
+OB = typer.Option(None, "--ob", help="The Objective: pass at N or more (successes of a pool, 004 l.19).")
+EPIC = typer.Option(None, "--epic", help="A margin of N or more either way is an epic success or failure "
+                                         "(003 l.23: 3).")
+
+
 def roll(
     ctx: typer.Context,
-    expression: str = typer.Argument(..., help="e.g. 2d6, 3d6kh2, 2d6kl1, 6d6s4, d%, dA, 3d6*10, 1d6/2."),
+    expression: str = typer.Argument(..., help="e.g. 2d6, 3d6kh2, 4d6dl1, 6d6s4, 1d6!, 1d10xo10, 4d6rr1, d%, dA, "
+                                                "3d6*10, 1d6/2 (docs/dice.md)."),
     character: Optional[str] = typer.Option(None, "--for", help="Whose roll this is."),
     why: Optional[str] = typer.Option(None, help="What the roll is for."),
-    dice: Optional[str] = typer.Option(None, "--dice", help="Faces rolled by hand, e.g. 4,6,1 (recorded, not verifiable)."),
+    dice: Optional[str] = typer.Option(None, "--dice", help="Faces rolled by hand, in the order they were read, "
+                                                            "e.g. 4,6,1 (recorded, not verifiable; 0 on a d10 or "
+                                                            "d% reads 10 or 100)."),
+    under: Optional[int] = UNDER, at_most: Optional[int] = AT_MOST, at_least: Optional[int] = AT_LEAST,
+    over: Optional[int] = OVER, ob: Optional[int] = OB, epic: Optional[int] = EPIC,
     json: bool = JSON_OPTION,
 ) -> None:
-    """Roll dice derived from the epoch's committed seed, or log a hand roll."""
+    """Roll dice derived from the epoch's committed seed, or log a hand roll; check it against a target."""
     opts = options(ctx)
     hand = commands.parse_hand_faces(dice) if dice is not None else None
+    against = requested(under, at_most, at_least, over, ob, epic)
     rolled = commands.roll(opts.store(), opts.campaign, expression, actor=opts.who(),
-                           character=character, why=why, hand=hand)
+                           character=character, why=why, hand=hand, against=against)
     p = rolled.payload
     if json:
         print_json({"position": rolled.position, **p})
         return
     source = f"roll n={p['nonce']} of epoch {p['epoch']}" if p["verifiable"] else "rolled by hand, not verifiable"
     who = f" for {p['character']}" if p["character"] else ""
-    typer.echo(f"{p['expression']}{who}: {p['dice']} = {p['total']}  (position {rolled.position}, {source})")
+    faces = shown_faces(p["expression"], p["dice"])
+    typer.echo(f"{p['expression']}{who}: {faces} = {p['total']}{checked(p['check'])}  "
+               f"(position {rolled.position}, {source})")
+
+
+def shown_faces(expression: str, faces: list[int]) -> str:
+    """The faces, with what became of each: (4) dropped or rerolled away, +6 an explosion's extra die."""
+    marks = parse(expression).hand(list(faces)).marks
+    shown = [f"({f})" if m in (DROPPED, REROLLED) else f"+{f}" if m == EXTRA else str(f)
+             for f, m in zip(faces, marks)]
+    return "[" + ", ".join(shown) + "]"
+
+
+def requested(under: Optional[int], at_most: Optional[int], at_least: Optional[int], over: Optional[int],
+              ob: Optional[int], epic: Optional[int]) -> Optional[commands.Asked]:
+    """The one target asked for, as (asked, number, epic), or None."""
+    given = [(name, value) for name, value in (("under", under), ("at_most", at_most), ("at_least", at_least),
+                                               ("over", over), ("ob", ob)) if value is not None]
+    if len(given) > 1:
+        names = " and ".join("--" + name.replace("_", "-") for name, _ in given)
+        raise BadInput(f"a roll has one target: give only one of {names}")
+    if not given:
+        if epic is not None:
+            raise BadInput("--epic needs a target: --under, --at-most, --at-least, --over or --ob")
+        return None
+    return given[0][0], given[0][1], epic
 
 
 def audit(
@@ -75,32 +119,53 @@ def _ok(value: Optional[bool]) -> str:
 
 
 def odds(
-    expression: str = typer.Argument(..., help="A dice expression, e.g. 12d6s4."),
-    ob: Optional[int] = typer.Option(None, "--ob", help="The Objective: chance of a total at least this."),
+    ctx: typer.Context,
+    expression: str = typer.Argument(..., help="A dice expression, e.g. 12d6s4, 2d6kh1!, 1d10xo10."),
+    under: Optional[int] = UNDER, at_most: Optional[int] = AT_MOST, at_least: Optional[int] = AT_LEAST,
+    over: Optional[int] = OVER, ob: Optional[int] = OB, epic: Optional[int] = EPIC,
     json: bool = JSON_OPTION,
 ) -> None:
-    """Exact odds of a roll (computed, not simulated)."""
-    from ledger.dice.expression import parse
+    """Exact odds of a roll, or of its check against a target (counted, not simulated)."""
     from ledger.dice.odds import distribution, mean
 
     parsed = parse(expression)
+    against = requested(under, at_most, at_least, over, ob, epic)
+    aim = None
+    if against:
+        opts = options(ctx)
+        aim = commands.odds_target(opts.store() if commands.ledger_exists(opts.db) else None, opts.campaign,
+                                   against)
     dist = distribution(parsed)
-    at_least = _cumulative(dist)
+    at_least_chance = _cumulative(dist)
     info = {"expression": parsed.text, "min": min(dist), "max": max(dist), "mean": float(mean(dist)),
-            "distribution": [{"total": t, "chance": float(dist[t]), "at_least": float(at_least[t])}
+            "distribution": [{"total": t, "chance": float(dist[t]), "at_least": float(at_least_chance[t])}
                              for t in sorted(dist)]}
-    if ob is not None:
-        chance = sum((p for t, p in dist.items() if t >= ob), Fraction(0))
-        info.update(ob=ob, chance=float(chance), exact=f"{chance.numerator}/{chance.denominator}")
+    if aim is not None:
+        chances = aim.chances(dist)
+        info.update(against=aim.against, target=aim.number, epic=aim.epic, chance=float(chances["pass"]),
+                    exact=_exact(chances["pass"]))
+        if ob is not None:
+            info["ob"] = ob
+        for band in (EPIC_SUCCESS, EPIC_FAILURE):
+            if band in chances:
+                info[band.replace(" ", "_")] = {"chance": float(chances[band]), "exact": _exact(chances[band])}
     if json:
         print_json(info)
         return
-    if ob is not None:
-        typer.echo(f"P({parsed.text} >= {ob}) = {_percent(info['chance'])} (exactly {info['exact']})")
+    if aim is not None:
+        typer.echo(f"P({parsed.text} {aim}) = {_percent(info['chance'])} (exactly {info['exact']})")
+        for band in (EPIC_SUCCESS, EPIC_FAILURE):
+            if band in chances:
+                typer.echo(f"P({band}, a margin of {aim.epic} or more) = {_percent(float(chances[band]))} "
+                           f"(exactly {_exact(chances[band])})")
         return
     print_table(["total", "chance", "at least"],
                 [(d["total"], _percent(d["chance"]), _percent(d["at_least"])) for d in info["distribution"]],
                 title=f"{parsed.text}: mean {info['mean']:.3f}")
+
+
+def _exact(chance: Fraction) -> str:
+    return f"{chance.numerator}/{chance.denominator}"
 
 
 def _cumulative(dist):

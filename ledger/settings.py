@@ -64,6 +64,9 @@ SETTINGS: dict[str, Setting] = {s.key: s for s in (
             "(001 l.905: \"likely to be punished\"); 0 never"),
     Setting("treasure_xp", "xp", "seized", ("seized", "spent"),
             "treasure gives its XP when seized (divided), or when spent (002 l.107: \"expenditure seizure\")"),
+    Setting("roll_under", "wolves", "below", ("below", "at_most"),
+            "`tally roll --under N` passes below N, or at N too: 000 l.161 \"roll under the Characteristic\" "
+            "and l.395 \"roll under their AC\" do not say which"),
     Setting("luck_start", "skirmish", "1", None, "luck points a new character starts with (003 l.311: not given)"),
     Setting("luck_cap", "skirmish", "3", None, "the most luck points a character may hold (003: not given)"),
     Setting("luck_refresh", "skirmish", "none", ("none", "session"),

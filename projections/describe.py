@@ -14,7 +14,19 @@ def _roll(p: dict) -> str:
         f"from {p['source']} at {p['rolled_at'] or 'an unknown time'}" if p.get("source") else "by hand")
     why = f" — {p['why']}" if p.get("why") else ""
     dropped = f" (dropped {[p['dice'][i] for i in p['dropped']]})" if p.get("dropped") else ""
-    return f"{who}{p['expression']} {p['dice']}{dropped} = {p.get('exact_total') or p['total']} ({how}){why}"
+    total = p.get("exact_total") or p["total"]
+    return f"{who}{p['expression']} {p['dice']}{dropped} = {total}{checked(p.get('check'))} ({how}){why}"
+
+
+def checked(check: dict | None) -> str:
+    """A roll's check in words: ", below 12: pass, margin 3 (epic success)"."""
+    if not check:
+        return ""
+    target = f"Ob {check['target']}" if check["against"] == "ob" else \
+        f"{check['against'].replace('_', ' ')} {check['target']}"
+    verdict = f"{'pass' if check['passed'] else 'fail'}, margin {check['margin']}"
+    band = f" ({check['band']})" if check.get("band") else ""
+    return f", {target}: {verdict}{band}"
 
 
 _LINES: dict[str, Callable[[dict], str]] = {

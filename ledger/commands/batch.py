@@ -36,10 +36,13 @@ class Batch:
              why: Optional[str] = None) -> tuple[Pending, list[int], int]:
         faces = None
         if self.hand is not None:
-            needed = parse(expression).dice_count
-            if len(self.hand) < needed:
+            # an explosion or a reroll reads as many faces as the faces themselves call for
+            parsed = parse(expression)
+            needed = parsed.faces_needed(self.hand)
+            if needed is None:
+                need = f"{parsed.dice_count} face(s)" if parsed.fixed else "more face(s)"
                 raise BadInput(
-                    f"--dice ran out: {expression} ({why or 'roll'}) needs {needed} face(s), "
+                    f"--dice ran out: {expression} ({why or 'roll'}) needs {need}, "
                     f"{len(self.hand)} left; give every die of every roll in order"
                 )
             faces, self.hand = self.hand[:needed], self.hand[needed:]

@@ -2,16 +2,18 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Optional, Sequence
 
-from ledger.commands.base import Context, clean_name, clean_text, record
+from ledger.commands.base import Context, clean_name, clean_text, query, record
+from ledger.dice import check
 from ledger.dice.derivation import commitment, derive, new_seed
 from ledger.dice.expression import parse
 from ledger.envelope import Envelope, NewEvent
 from ledger.errors import BadInput, RuleRefused
 from ledger.events.dice import ClientSeedSet, DiceRolled, EpochCommitted, EpochRevealed
 from ledger.secrets import DICE_SEED
-from ledger.store import Store, Transaction
+from ledger.store import Store, Transaction, resolve_url
 from projections.dice import Epoch
 
 
@@ -57,15 +59,27 @@ def _is_seed(text: str) -> bool:
     return len(text) == 64 and all(c in "0123456789abcdef" for c in text)
 
 
+Asked = tuple[str, int, Optional[int]]  # (under|at_most|at_least|over|ob, the number, the epic margin)
+
+
+def roll_under(ctx: Context) -> str:
+    """How --under reads in this campaign: below, or at most (setting roll_under, 000 l.161)."""
+    return ctx.campaign.settings.get("roll_under", "below")
+
+
 def roll_event(ctx: Context, text: str, *, character: Optional[str] = None,
                why: Optional[str] = None, hand: Optional[Sequence[int]] = None,
-               nonce_offset: int = 0, session: Optional[int] = None) -> NewEvent:
+               nonce_offset: int = 0, session: Optional[int] = None,
+               against: Optional[Asked] = None) -> NewEvent:
     """The dice.rolled event for one roll in the current epoch. Commands that
-    roll several times in one transaction pass ``nonce_offset``."""
+    roll several times in one transaction pass ``nonce_offset``; ``against``
+    checks the total against a target and records the result."""
     expression = parse(text)
+    aim = check.target(*against, roll_under=roll_under(ctx)) if against else None
     epoch = current_epoch(ctx)
     if hand is not None:
-        faces, total = list(hand), expression.total_from_faces(list(hand))
+        reading = expression.hand(list(hand))
+        faces, total = list(reading.faces), reading.total
         nonce, verifiable = None, False
     else:
         seed = epoch_seed(ctx, epoch, missing=(
@@ -78,16 +92,34 @@ def roll_event(ctx: Context, text: str, *, character: Optional[str] = None,
         verifiable=verifiable,
         character=clean_name(character, "--for") if character else None,
         why=clean_text(why, "--why") if why else None,
+        check=aim.result(total) if aim else None,
     )
     return NewEvent(epoch_stream(epoch.number), event, game_time=ctx.today, session=session)
 
 
 def roll(store: Store, campaign: Optional[str], text: str, *, actor: str,
          character: Optional[str] = None, why: Optional[str] = None,
-         hand: Optional[Sequence[int]] = None) -> Envelope:
-    parse(text)  # refuse a bad expression before touching the database
+         hand: Optional[Sequence[int]] = None, against: Optional[Asked] = None) -> Envelope:
+    parse(text)  # refuse a bad expression, or target, before touching the database
+    if against:
+        check.target(*against)
     return record(store, campaign, actor, lambda ctx: [
-        roll_event(ctx, text, character=character, why=why, hand=hand)])[0]
+        roll_event(ctx, text, character=character, why=why, hand=hand, against=against)])[0]
+
+
+def ledger_exists(db: Optional[str]) -> bool:
+    """Whether --db (or TALLY_DB, or ./tally.db) names a ledger to ask, without creating one."""
+    url = resolve_url(db)
+    return not url.startswith("sqlite:///") or Path(url[len("sqlite:///"):]).exists()
+
+
+def odds_target(store: Optional[Store], campaign: Optional[str], against: Asked) -> check.Target:
+    """The target `tally odds` reads: --under as the campaign's roll_under if
+    there is a ledger to ask (``store``), else as its default, below."""
+    plain = check.target(*against)  # a bad target is refused before the ledger is read
+    if store is None or against[0] != "under":
+        return plain
+    return query(store, campaign, lambda ctx: check.target(*against, roll_under=roll_under(ctx)))
 
 
 def set_client_seed(store: Store, campaign: Optional[str], client_seed: str, *,

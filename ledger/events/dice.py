@@ -2,6 +2,8 @@
 
 from typing import ClassVar, Literal, Optional
 
+from pydantic import BaseModel, ConfigDict
+
 from ledger.events.registry import EventModel, register
 
 
@@ -33,8 +35,27 @@ class EpochRevealed(EventModel):
     rolls: int
 
 
+class RollChecked(BaseModel):
+    """A roll's total against its target (ledger/dice/check.py): the
+    comparison used (``--under`` recorded as the reading then in force),
+    the target, pass or fail, the margin (positive toward passing) and the
+    band, if a margin for one was given."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    against: Literal["below", "at_most", "at_least", "above", "ob"]
+    target: int
+    passed: bool
+    margin: int
+    epic: Optional[int] = None
+    band: Optional[Literal["epic success", "epic failure"]] = None
+
+
 @register
 class DiceRolled(EventModel):
+    """A roll: every face read, in derivation order (docs/dice.md), and the
+    total. Schema 2 adds where a roll brought in from another tool came from,
+    and ``check`` (None for a roll with no target)."""
+
     type: Literal["dice.rolled"] = "dice.rolled"
     schema_version: ClassVar[int] = 2
     expression: str
@@ -45,7 +66,7 @@ class DiceRolled(EventModel):
     verifiable: bool
     character: Optional[str] = None
     why: Optional[str] = None
-    # Schema 2, a roll brought in from another tool (tally import-rolls): where
+    # A roll brought in from another tool (tally import-rolls): where
     # from, its id there, who rolled it as that tool named them, when (UTC),
     # which faces did not count, and a total that is not whole, kept as written
     # (``total`` then holds its whole part).
@@ -55,3 +76,4 @@ class DiceRolled(EventModel):
     rolled_at: Optional[str] = None
     dropped: list[int] = []
     exact_total: Optional[str] = None
+    check: Optional[RollChecked] = None

@@ -227,6 +227,11 @@ def _healing_v1(payload: dict) -> dict:
 def _clothing_v1(payload: dict) -> dict:
     # Schema 1 refused armour: every clothing it recorded leaves movement and deadliness alone.
     payload.update(movement_modifier=0, deadliness_modifier=0)
+    return payload
+
+
+# -- calendars and rolls brought in (issue 19), checked rolls (issue 16) ----------------
+
 @upcaster("calendar.advanced", 1)
 def _advanced_v1(payload: dict) -> dict:
     # Schema 1 counted days only; it named no span and clamped no date.
@@ -237,8 +242,9 @@ def _advanced_v1(payload: dict) -> dict:
 
 @upcaster("dice.rolled", 1)
 def _rolled_v1(payload: dict) -> dict:
-    # Schema 1 rolls were all rolled in tally: no source, every face counted.
-    for key in ("source", "source_id", "speaker", "rolled_at", "exact_total"):
+    # Schema 1 rolls were all rolled in tally (no source, every face counted)
+    # and none was checked against a target.
+    for key in ("source", "source_id", "speaker", "rolled_at", "exact_total", "check"):
         payload.setdefault(key, None)
     payload.setdefault("dropped", [])
     return payload
