@@ -124,7 +124,9 @@ def test_a_checked_roll_still_audits(campaign):
 def test_rolls_recorded_before_checks_read_with_no_check(campaign):
     stored = {"expression": "2d6", "dice": [3, 4], "total": 7, "epoch": 1, "nonce": None,
               "verifiable": False, "character": None, "why": None}
-    assert upcast("dice.rolled", 1, stored) == {**stored, "check": None}
+    assert upcast("dice.rolled", 1, stored) == {**stored, "check": None, "source": None, "source_id": None,
+                                                 "speaker": None, "rolled_at": None, "dropped": [],
+                                                 "exact_total": None}
     assert "check" not in stored
     position = plant(campaign.url, "dice.rolled", 1, stored, stream="epoch:1")
     logged = campaign.ok("log", "--type", "dice.rolled", "--json").json[-1]

@@ -112,5 +112,5 @@ def test_a_schema_1_roll_reads_as_schema_2_with_no_source_and_nothing_dropped():
               "character": None, "why": None}
     lifted = upcast("dice.rolled", 1, stored)
     assert stored == {**stored} and "source" not in stored  # the stored dict is left alone
-    assert (lifted["source"], lifted["dropped"], lifted["exact_total"]) == (None, [], None)
+    assert (lifted["source"], lifted["dropped"], lifted["exact_total"], lifted["check"]) == (None, [], None, None)
     assert decode("dice.rolled", 1, stored).total == 7
