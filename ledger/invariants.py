@@ -53,7 +53,10 @@ def _stronghold_attempt(world: World, p: dict) -> Optional[str]:
     if s.rating != p["rank_from"]:
         return f"{s.name} would be rated {s.rating}, not {p['rank_from']} as the attempt was decided on"
     if p["period"] in s.periods:
-        return f"{s.name} would have two improvement attempts in {p['period']} (one per session, 004 l.186)"
+        return f"{s.name} would have two improvement attempts in {p['period']} (one per session, 004 l.185)"
+    payer = _character(world, p["by"])
+    if p["wealth_dice"] and payer is not None and payer.wealth != p["wealth_dice"]:
+        return f"{payer.name}'s Wealth would be {payer.wealth}, not the {p['wealth_dice']} dice the pool was rolled with"
     return None
 
 

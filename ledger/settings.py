@@ -26,6 +26,15 @@ SETTINGS: dict[str, Setting] = {s.key: s for s in (
     Setting("purchase_rule", "coeac", "discount", ("discount", "pool"),
             "buying: Ob = Cost − Wealth with wagered Cash only (004 l.600-604), "
             "or Ob = Cost with [Wealth] dice plus wagered Cash (l.149-153)"),
+    Setting("attempt_limit", "coeac", "session", ("session", "epoch"),
+            "one Wealth (and one stronghold) improvement attempt from one session's opening to the next's "
+            "(004 l.171, l.185), or one in each session and one in each downtime between sessions (epoch)"),
+    Setting("stronghold_pool", "coeac", "wealth", ("wealth", "cash"),
+            "improving a stronghold rolls the payer's [Wealth] dice plus wagered Cash (004 l.151, l.157), "
+            "or wagered Cash only, as for Wealth (cash)"),
+    Setting("trauma_pick", "coeac", "rated", ("rated", "any"),
+            "Trauma and Impairment pick the random Save or Skills among those rated 1 or more (rated), "
+            "or among all, a 0 staying 0 (any) (004 l.105, l.109: the seed is silent)"),
     Setting("vow_xp", "xp", "threshold", ("threshold", "stated"),
             "a fulfilled vow pays the XP at which the current level began, "
             "or the referee states the award (002 §2)"),
@@ -43,6 +52,11 @@ SETTINGS: dict[str, Setting] = {s.key: s for s in (
     Setting("luck_refresh", "skirmish", "none", ("none", "session"),
             "luck regained to the start value at each session close, or only when the referee grants it"),
 )}
+
+
+def value(settings: dict[str, str], key: str) -> str:
+    """The setting in force: a campaign folded before the setting existed has its default."""
+    return settings.get(key, SETTINGS[key].default)
 
 
 def defaults(rules: list[str]) -> dict[str, str]:

@@ -50,12 +50,17 @@ _LINES: dict[str, Callable[[dict], str]] = {
     "item.sold": lambda p: f"{p['character']} sells {p['item']} for {p['cash_gained']} Cash",
     "down_and_out.rolled": lambda p: f"{p['character']} Down and Out {p['total']}: {p['result'].replace('_', ' ')}",
     "hp.max_changed": lambda p: f"{p['character']} max HP {p['delta']:+d}",
-    "save.lost": lambda p: f"{p['character']} {p['save']} -1 (was {p['before']})",
-    "skill.reduced": lambda p: f"{p['character']} {p['skill']} -1 (was {p['before']})",
+    "save.lost": lambda p: f"{p['character']} {p['save']} -1 (was {p['before']})" if p["save"] else
+                           f"{p['character']}: no Save rated above 0, nothing lost (trauma_pick {p['pick']})",
+    "skill.reduced": lambda p: f"{p['character']} {p['skill']} -1 (was {p['before']})" if p["skill"] else
+                               f"{p['character']}: no other Skill rated above 0, nothing lost "
+                               f"(trauma_pick {p['pick']})",
     "gear.broken": lambda p: f"{p['character']}: {p['items']} items break ({p['note']})",
     "stronghold.founded": lambda p: f"stronghold {p['name']} founded, owned by {p['owner']}",
     "stronghold.attempted": lambda p: f"{p['name']} {p['rank_from']} -> {p['rank_from'] + 1}, Ob {p['ob']}, "
-                                      f"{p['successes']} successes: {'gained' if p['succeeded'] else 'failed'}"
+                                      f"{p['successes']} successes of {p['pool']} dice "
+                                      f"({p['wealth_dice']} Wealth, {p['wager']} Cash wagered by {p['by']}): "
+                                      f"{'gained' if p['succeeded'] else 'failed'}"
                                       + (f", tags {', '.join(p['tags'])}" if p["tags"] else ""),
     "follower.gained": lambda p: f"{p['name']} follows {p['character']}" + (" (Feat)" if p["feat"] else "")
                                  + (f", replacing {p['refills']}" if p.get("refills") else ""),

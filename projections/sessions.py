@@ -100,6 +100,13 @@ class Sessions:
     def next_number(self) -> int:
         return len(self.archived) * ARCHIVE_EVERY + len(self.closed) + (2 if self.open_session else 1)
 
+    @property
+    def cycle(self) -> str:
+        """The stretch a once-per-session limit counts in: from one session's
+        opening to the next's ("session 3"), or the time before the first."""
+        latest = self.next_number - 1
+        return f"session {latest}" if latest else "before session 1"
+
     def get(self, number: int) -> Optional[Session]:
         if self.open_session is not None and self.open_session.number == number:
             return self.open_session

@@ -108,6 +108,8 @@ def _set_aside_paid(state: Stable, p: dict) -> Stable:
 def _rated(field_name: str, rating: str):
     """One point off a Save or Skill, never below 0, from the rating the fold holds."""
     def handler(state: Stable, p: dict) -> Stable:
+        if p[rating] is None:  # nothing rated to lose (trauma_pick rated)
+            return state
         ratings = getattr(state.characters[key(p["character"])], field_name)
         lowered = max(0, ratings.get(p[rating], 0) - 1)
         return _char(state, p["character"], **{field_name: {**ratings, p[rating]: lowered}})

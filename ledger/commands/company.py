@@ -6,7 +6,8 @@ from typing import Optional, Sequence
 
 from ledger.commands.base import Context, clean_name, clean_text, find_character, query, record
 from ledger.commands.batch import Batch
-from ledger.commands.economy import Plan, acting, check_rank_up, check_wager
+from ledger import settings
+from ledger.commands.economy import Plan, acting, attempt_period, check_rank_up, check_wager
 from ledger.envelope import Envelope, NewEvent
 from ledger.errors import BadInput, NotFound, RuleRefused
 from ledger.events.coeac import ReputationChanged, StrongholdAttempted, StrongholdFounded
@@ -41,15 +42,19 @@ def plan_improvement(ctx: Context, name: str, wager: int, by: str, tags: Sequenc
         raise NotFound(f"no stronghold named {name!r} (found one with `tally stronghold found`)")
     if stronghold.owner != "company" and key(stronghold.owner) != key(character.name):
         raise RuleRefused(f"{stronghold.name} belongs to {stronghold.owner}, not {character.name}")
-    check_rank_up(ctx, stronghold.name, stronghold.rating, coeac.MAX_STRONGHOLD, stronghold.periods, "004 l.186")
+    check_rank_up(ctx, stronghold.name, stronghold.rating, coeac.MAX_STRONGHOLD, stronghold.periods, "004 l.185")
     chosen = [clean_text(t, "a tag", LABEL_LIMIT) for t in tags if t.strip()]
     if len(chosen) != 2:
         raise BadInput("name the two tags the new rank adds: --tags Economy,Fortifications (004 l.177)")
-    check_wager(character, wager)
+    # l.151, l.157: a stronghold is bought like goods, [Wealth] dice plus wagered
+    # Cash; only Wealth itself is bought with Cash alone (l.152).
+    rule = settings.value(ctx.campaign.settings, "stronghold_pool")
+    wealth = character.wealth if rule == "wealth" else 0
+    check_wager(character, wager, minimum=0 if wealth else 1)
     rank = stronghold.rating + 1
-    return Plan(character.name, coeac.stronghold_ob(rank), wager, wager,
+    return Plan(character.name, coeac.stronghold_ob(rank), wealth + wager, wager,
                 details={"stronghold": stronghold.name, "rank_from": stronghold.rating, "rank_to": rank,
-                         "tags": chosen}).with_odds()
+                         "tags": chosen, "wealth_dice": wealth, "pool_rule": rule}).with_odds()
 
 
 def improve(store, campaign, name: str, *, wager: int, by: str, tags: Sequence[str], actor: str,
@@ -62,13 +67,15 @@ def improve(store, campaign, name: str, *, wager: int, by: str, tags: Sequence[s
         plan = plan_improvement(ctx, name, wager, by, tags)
         d = plan.details
         batch = Batch(ctx, hand)
-        roll, _, successes = batch.roll(f"{wager}{coeac.POOL}", character=plan.character,
+        roll, _, successes = batch.roll(f"{plan.pool}{coeac.POOL}", character=plan.character,
                                         why=f"improve {d['stronghold']} to {d['rank_to']}, Ob {plan.ob}")
         succeeded = successes >= plan.ob
+        period, limit = attempt_period(ctx)
         batch.add(stronghold_stream(d["stronghold"]), StrongholdAttempted(
             name=d["stronghold"], by=plan.character, rank_from=d["rank_from"], ob=plan.ob,
-            wager=wager, successes=successes, succeeded=succeeded, tags=d["tags"] if succeeded else [],
-            period=ctx.period), cause=roll)
+            wager=wager, wealth_dice=d["wealth_dice"], pool=plan.pool, pool_rule=d["pool_rule"],
+            successes=successes, succeeded=succeeded, tags=d["tags"] if succeeded else [],
+            period=period, limit=limit), cause=roll)
         return batch.done()
 
     return record(store, campaign, actor, decide, game_date=game_date, ruling=ruling)

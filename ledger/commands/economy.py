@@ -20,6 +20,7 @@ from ledger.envelope import Envelope, NewEvent
 from ledger.errors import BadInput, NotFound, RuleRefused
 from ledger.events.coeac import ItemBought, ItemSold, WealthAttempted
 from ledger.events.stable import CashChanged, TreasureDivided, TreasureFound
+from ledger import settings
 from ledger.rules import coeac
 from ledger.text import LABEL_LIMIT
 from projections.names import key
@@ -67,16 +68,26 @@ def acting(ctx: Context, name: str) -> Character:
     return character
 
 
+def attempt_period(ctx: Context) -> tuple[str, str]:
+    """What a once-per-session attempt counts in, and the attempt_limit in
+    force: from one session's opening to the next's (004 l.171, l.185), or
+    under ``epoch`` the session or the downtime epoch between sessions."""
+    limit = settings.value(ctx.campaign.settings, "attempt_limit")
+    return (ctx.period if limit == "epoch" else ctx.world.sessions.cycle), limit
+
+
 def check_rank_up(ctx: Context, what: str, rating: int, maximum: int, periods: frozenset[str],
                   source: str) -> None:
     """A rank can be bought one at a time, up to the maximum, one attempt per
-    session (or downtime) whatever the result."""
+    session whatever the result."""
     if rating >= maximum:
         raise RuleRefused(f"{what} is at {maximum}, the highest rank")
-    if ctx.period in periods:
-        raise RuleRefused(
-            f"{what} was already tried this {ctx.period.split()[0]}: once per session, success or failure ({source})"
-        )
+    period, limit = attempt_period(ctx)
+    if period in periods:
+        when = f"since {period} opened" if period.startswith("session ") else \
+            period if period.startswith("before") else f"in {period}"
+        raise RuleRefused(f"{what} was already tried {when}: once per session, success or failure ({source}; "
+                          f"attempt_limit {limit})")
 
 
 def check_wager(character: Character, wager: int, *, minimum: int = 1) -> None:
@@ -219,10 +230,11 @@ def improve_wealth(store, campaign, name: str, *, wager: int, actor: str,
         batch = Batch(ctx, hand)
         roll, _, successes = batch.roll(f"{wager}{coeac.POOL}", character=plan.character,
                                         why=f"improve Wealth to {plan.details['rank_to']}, Ob {plan.ob}")
+        period, limit = attempt_period(ctx)
         batch.add(character_stream(plan.character), WealthAttempted(
             character=plan.character, rank_from=plan.details["rank_from"],
-            ob=plan.ob, wager=wager, successes=successes, succeeded=successes >= plan.ob, period=ctx.period),
-            cause=roll)
+            ob=plan.ob, wager=wager, successes=successes, succeeded=successes >= plan.ob, period=period,
+            limit=limit), cause=roll)
         return batch.done()
 
     return record(store, campaign, actor, decide, game_date=game_date, ruling=ruling)

@@ -9,6 +9,7 @@ from ledger.commands.batch import Batch
 from ledger.envelope import Envelope, NewEvent
 from ledger.events.coeac import DownAndOutRolled, GearBroken, MaxHpChanged, SaveLost, SkillReduced
 from ledger.events.stable import BoonGained, CharacterDied
+from ledger import settings
 from ledger.rules import coeac
 from ledger.store import Store
 from projections.stable import Character
@@ -30,18 +31,9 @@ def down_and_out(batch: Batch, character: Character, why: str = "Down and Out") 
             batch.add(stream, CharacterDied(character=name, cause="maximum HP reduced to 0 (004 l.86)"), cause=rolled)
             return True
     elif result == "save_lost":
-        pick, _, face = batch.roll(f"1d{len(coeac.SAVES)}", character=name, why="Trauma: which Save")
-        save = coeac.SAVES[face - 1]
-        before = character.saves.get(save, 0)
-        batch.add(stream, SaveLost(character=name, save=save, before=before), cause=pick)
+        _lower(batch, character, rolled, "saves", coeac.SAVES, 1, "Trauma: which Save")
     elif result == "skills_lost":
-        remaining = list(coeac.SKILLS)
-        for _ in range(2):  # two different Skills
-            pick, _, face = batch.roll(f"1d{len(remaining)}", character=name, why="Impairment: which Skill")
-            skill = remaining.pop(face - 1)
-            before = character.skills.get(skill, 0)
-            batch.add(stream, SkillReduced(character=name, skill=skill, before=before),
-                      cause=pick)
+        _lower(batch, character, rolled, "skills", coeac.SKILLS, 2, "Impairment: which Skill")
     elif result == "gear_broken":
         batch.add(stream, GearBroken(character=name, items=3,
                                      note="three random items break; artifacts save on 50%"), cause=rolled)
@@ -49,6 +41,29 @@ def down_and_out(batch: Batch, character: Character, why: str = "Down and Out") 
         batch.add(stream, CharacterDied(character=name, cause=f"Down and Out: rolled {total}"), cause=rolled)
         return True
     return False
+
+
+def _lower(batch: Batch, character: Character, rolled, field: str, names: tuple[str, ...], count: int,
+           why: str) -> None:
+    """Trauma (one random Save) and Impairment (two random Skills), l.105, l.109:
+    each pick rolls 1dN over the candidates still open, in the seed's order.
+    Under trauma_pick ``rated`` the candidates are those rated 1 or more (the
+    seed is silent on a 0); a lone candidate needs no roll, and when none is
+    left the event says so with no Save or Skill named."""
+    pick = settings.value(batch.ctx.campaign.settings, "trauma_pick")
+    ratings = getattr(character, field)
+    remaining = [n for n in names if pick == "any" or ratings.get(n, 0) > 0]
+    model, label = (SaveLost, "save") if field == "saves" else (SkillReduced, "skill")
+    for _ in range(count):
+        among, chosen, cause = list(remaining), None, rolled
+        if len(remaining) > 1:
+            cause, _, face = batch.roll(f"1d{len(remaining)}", character=character.name, why=why)
+            chosen = remaining.pop(face - 1)
+        elif remaining:
+            chosen = remaining.pop()
+        batch.add(character_stream(character.name), model(
+            character=character.name, before=ratings.get(chosen, 0) if chosen else 0, pick=pick, among=among,
+            **{label: chosen}), cause=cause)
 
 
 def roll_down_and_out(store: Store, campaign: Optional[str], name: str, *, actor: str,

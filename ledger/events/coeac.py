@@ -22,14 +22,15 @@ class WealthAttempted(EventModel):
     timeline when a fact is logged late)."""
 
     type: Literal["wealth.attempted"] = "wealth.attempted"
-    schema_version = 2
+    schema_version = 3
     character: str
     rank_from: int
     ob: int
     wager: int
     successes: int
     succeeded: bool
-    period: str  # the session or downtime epoch the once-only limit counts in
+    period: str  # what the once-only limit counts in: "session 3" (from its opening to the next's) or an epoch
+    limit: str  # attempt_limit in force: session | epoch
 
 
 @register
@@ -81,10 +82,12 @@ class SaveLost(EventModel):
     """One point off a Save, never below 0: the fold computes the rating."""
 
     type: Literal["save.lost"] = "save.lost"
-    schema_version = 2
+    schema_version = 3
     character: str
-    save: str
+    save: Optional[str]  # None: no Save to pick from (none rated, under trauma_pick rated)
     before: int  # the rating when it was decided
+    pick: str  # trauma_pick in force: rated | any
+    among: list[str]  # the Saves the random pick was made from
 
 
 @register
@@ -92,10 +95,12 @@ class SkillReduced(EventModel):
     """One point off a Skill, never below 0: the fold computes the rating."""
 
     type: Literal["skill.reduced"] = "skill.reduced"
-    schema_version = 2
+    schema_version = 3
     character: str
-    skill: str
+    skill: Optional[str]  # None: no (other) Skill to pick from (under trauma_pick rated)
     before: int  # the rating when it was decided
+    pick: str  # trauma_pick in force: rated | any
+    among: list[str]  # the Skills the random pick was made from
 
 
 @register
@@ -118,16 +123,20 @@ class StrongholdAttempted(EventModel):
     """As WealthAttempted: a success adds one rank; ``rank_from`` is the premise."""
 
     type: Literal["stronghold.attempted"] = "stronghold.attempted"
-    schema_version = 2
+    schema_version = 3
     name: str
-    by: str
+    by: str  # the paying character, or "company" (the Company's treasury)
     rank_from: int
     ob: int
     wager: int
+    wealth_dice: int  # the payer's [Wealth] dice in the pool (0 under stronghold_pool cash)
+    pool: int
+    pool_rule: str  # stronghold_pool in force: wealth | cash
     successes: int
     succeeded: bool
     tags: list[str]  # added only on success
     period: str
+    limit: str  # attempt_limit in force
 
 
 @register

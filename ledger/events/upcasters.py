@@ -15,6 +15,7 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from ledger.errors import BadInput
+from ledger.rules.coeac import SAVES, SKILLS
 
 Upcaster = Callable[[dict[str, Any]], dict[str, Any]]
 
@@ -111,3 +112,27 @@ def _reputation_v1(payload: dict) -> dict:
     after, clamped = payload.pop("after"), payload.pop("clamped")
     payload["limit"] = abs(after) if clamped else 6
     return payload
+
+
+# Issue 14: the once-per-session limit, the stronghold pool and the Trauma pick
+# became settings; an older payload was decided under the readings of its day.
+@upcaster("wealth.attempted", 2)
+def _wealth_v2(payload: dict) -> dict:
+    return {**payload, "limit": "epoch"}
+
+
+@upcaster("stronghold.attempted", 2)
+def _stronghold_v2(payload: dict) -> dict:
+    return {**payload, "limit": "epoch", "wealth_dice": 0, "pool": payload["wager"], "pool_rule": "cash"}
+
+
+@upcaster("save.lost", 2)
+def _save_v2(payload: dict) -> dict:
+    return {**payload, "pick": "any", "among": list(SAVES)}
+
+
+@upcaster("skill.reduced", 2)
+def _skill_v2(payload: dict) -> dict:
+    # The second Skill of an Impairment was picked from the sixteen left; which
+    # sixteen the payload cannot say, so it names the seventeen.
+    return {**payload, "pick": "any", "among": list(SKILLS)}
