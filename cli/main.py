@@ -30,6 +30,8 @@ GROUPS = {
     "vow": ("xp", "vow_app"), "companion": ("wolves", "companion_app"), "boast": ("wolves", "boast_app"),
     "ship": ("wolves", "ship_app"), "wages": ("wolves", "wages_app"), "luck": ("skirmish", "luck_app"),
     "wound": ("skirmish", "wound_app"), "skirmish": ("skirmish", "skirmish_app"),
+    # seed 004, issue 14
+    "treasury": ("company", "treasury_app"),
 }
 # name: (module, function, wrap in guarded, context settings)
 COMMANDS = {

@@ -8,7 +8,7 @@ Two kinds of check, each a small function of the world and one event:
   only in safe time);
 * ``invariants(world, e)``: what must hold after it, for whatever the event
   touched (Cash and silver never below zero, Wealth 0-12, luck never below
-  zero, a project clock never past full).
+  zero, a project clock never past full, the Company's treasury never below zero).
 
 Each returns what would no longer hold, in a few words, or None. A fact
 logged late (or a void) is folded along the timeline with these checks
@@ -178,11 +178,16 @@ def _project_holds(world: World, p: dict) -> Optional[str]:
     return None
 
 
+def _treasury_holds(world: World, p: dict) -> Optional[str]:
+    cash = world.company.cash
+    return f"the Company's Cash would be {cash}, below zero" if cash < 0 else None
+
+
 def _stronghold_holds(world: World, p: dict) -> Optional[str]:
     s = world.company.stronghold(p["name"])
     if s is not None and s.rating > MAX_STRONGHOLD:
         return f"{s.name} would be rated {s.rating}, past {MAX_STRONGHOLD}"
-    return None
+    return _treasury_holds(world, p)
 
 
 def _luck_holds(world: World, p: dict) -> Optional[str]:
@@ -193,6 +198,7 @@ def _luck_holds(world: World, p: dict) -> Optional[str]:
 AFTER: dict[str, Check] = {
     "project.ticked": _project_holds,
     "stronghold.attempted": _stronghold_holds,
+    "treasury.paid": _treasury_holds,
     "luck.changed": _luck_holds,
 }
 

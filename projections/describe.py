@@ -62,6 +62,10 @@ _LINES: dict[str, Callable[[dict], str]] = {
                                       f"({p['wealth_dice']} Wealth, {p['wager']} Cash wagered by {p['by']}): "
                                       f"{'gained' if p['succeeded'] else 'failed'}"
                                       + (f", tags {', '.join(p['tags'])}" if p["tags"] else ""),
+    "company.income_rolled": lambda p: f"the Company's {p['stronghold']} Income: {p['successes']} Cash from "
+                                       f"{p['economy_dice']} Economy dice",
+    "treasury.paid": lambda p: f"the Company pays {p['character']} {p['amount']} Cash: {p['why']}",
+    "treasury.funded": lambda p: f"{p['character']} puts {p['amount']} Cash into the Company's treasury: {p['why']}",
     "follower.gained": lambda p: f"{p['name']} follows {p['character']}" + (" (Feat)" if p["feat"] else "")
                                  + (f", replacing {p['refills']}" if p.get("refills") else ""),
     "follower.lost": lambda p: f"{p['character']} loses {p['name']}: {p['why']}",

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Optional
 
 from ledger.envelope import Envelope
+from ledger.rules.coeac import COMPANY
 from projections import world as world_model
 from projections.describe import line
 from projections.names import key
@@ -44,6 +45,9 @@ class Subject:
 def subject_figure(subject: str, field: Optional[str]) -> Subject:
     """``rep:FACTION``, ``stronghold:NAME [field]``, or a character and a sheet field."""
     kind, _, name = subject.partition(":")
+    if key(subject) == COMPANY and field in (None, "cash"):
+        return Subject("the Company's Cash", lambda w: w.company.cash,
+                       lambda e: e.type == "company.income_rolled")
     if kind == "rep" and name:
         return Subject(f"Reputation with {name}",
                        lambda w: w.company.reputation.get(key(name), (name, None))[1],
@@ -147,6 +151,8 @@ def world_diff(a: world_model.World, b: world_model.World, character: Optional[s
 
 
 def unknown_subject(world, subject: str) -> bool:
+    if key(subject) == COMPANY:
+        return False
     kind, _, name = subject.partition(":")
     if kind in ("rep", "stronghold") and name:
         return kind == "stronghold" and world.company.stronghold(name) is None

@@ -90,11 +90,12 @@ def check_rank_up(ctx: Context, what: str, rating: int, maximum: int, periods: f
                           f"attempt_limit {limit})")
 
 
-def check_wager(character: Character, wager: int, *, minimum: int = 1) -> None:
+def check_wager(holder, wager: int, *, minimum: int = 1) -> None:
+    """``holder``: a character, or anything with a name and Cash (the Company)."""
     if wager < minimum:
         raise BadInput(f"wager at least {minimum} Cash")
-    if wager > character.cash:
-        raise RuleRefused(f"{character.name} has {character.cash} Cash and cannot wager {wager}")
+    if wager > holder.cash:
+        raise RuleRefused(f"{holder.name} has {holder.cash} Cash and cannot wager {wager}")
 
 
 # -- treasure ------------------------------------------------------------------

@@ -13,9 +13,10 @@ from ledger.commands.skirmish import refresh_luck
 from ledger.commands.xp import attain
 from ledger.envelope import Envelope, NewEvent
 from ledger.errors import BadInput, RuleRefused
-from ledger.events.coeac import IncomeRolled
+from ledger.events.coeac import CompanyIncomeRolled, IncomeRolled
 from ledger.events.stable import BoonGained, BoonOwed, SessionClosed, SessionOpened, SetAsidePaid
 from ledger.rules import coeac
+from ledger.rules.coeac import COMPANY
 from ledger.store import Store
 from projections.names import key
 
@@ -75,6 +76,8 @@ def open_session(store: Store, campaign: Optional[str], *, activate: Sequence[st
                     cause=opened)
             if income and ctx.campaign.runs("coeac"):
                 _income(ctx, batch, character)
+        if income and ctx.campaign.runs("coeac"):
+            _company_income(ctx, batch)
         batch.events += reveal_events(ctx, number, rolls_in_batch=batch.derived, next_session=number,
                                       game_time=start)
         return batch.done()
@@ -94,6 +97,17 @@ def _income(ctx: Context, batch: Batch, character) -> None:
     batch.add(character_stream(character.name), IncomeRolled(
         character=character.name, wealth_dice=character.wealth, economy_dice=economy,
         successes=successes), cause=roll)
+
+
+def _company_income(ctx: Context, batch: Batch) -> None:
+    """l.183: the Company's own strongholds roll [Economy tags] dice for Income
+    each session, one Cash per success, into the Company's treasury (l.176)."""
+    for stronghold in ctx.world.company.owned_by(COMPANY):
+        economy = stronghold.count("Economy")
+        if economy:
+            roll, _, successes = batch.roll(f"{economy}{coeac.POOL}", why=f"Income of {stronghold.name}")
+            batch.add(COMPANY, CompanyIncomeRolled(stronghold=stronghold.name, economy_dice=economy,
+                                                   successes=successes), cause=roll)
 
 
 def close_session(store: Store, campaign: Optional[str], *, actor: str, game_date: Optional[str] = None,

@@ -140,6 +140,37 @@ class StrongholdAttempted(EventModel):
 
 
 @register
+class CompanyIncomeRolled(EventModel):
+    """l.183: a Company stronghold's Economy tags roll Income each session, into
+    the Company's Cash (l.176: the company as a whole may hold strongholds)."""
+
+    type: Literal["company.income_rolled"] = "company.income_rolled"
+    stronghold: str
+    economy_dice: int
+    successes: int
+
+
+@register
+class TreasuryPaid(EventModel):
+    """Cash paid out of the Company's treasury to a character."""
+
+    type: Literal["treasury.paid"] = "treasury.paid"
+    character: str
+    amount: int
+    why: str
+
+
+@register
+class TreasuryFunded(EventModel):
+    """Cash a character puts into the Company's treasury."""
+
+    type: Literal["treasury.funded"] = "treasury.funded"
+    character: str
+    amount: int
+    why: str
+
+
+@register
 class ReputationChanged(EventModel):
     """The change asked for and the clamp in force (l.201: ±limit); the fold
     computes the result. ``before`` is what the referee saw when deciding."""

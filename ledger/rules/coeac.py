@@ -11,6 +11,7 @@ SKILLS = ("Athletics", "Stealth", "Bushcraft", "Book Learning", "Arcane Lore", "
 SAVES = ("Vigor", "Agility", "Discipline")  # l.138-141
 CLASSES = ("Explorer", "Warrior", "Sorcerer")  # l.521-530
 
+COMPANY = "company"  # l.176: "the company as a whole" may own (and pay for) strongholds
 MAX_WEALTH = 12  # l.157 "Wealth is rated 0-12"
 MAX_STRONGHOLD = 12  # l.177 "rated from 1-12"
 REPUTATION_LIMIT = 6  # l.201 "to a limit of ±6"
