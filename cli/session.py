@@ -1,4 +1,4 @@
-"""tally session open|close|show | down-and-out"""
+"""tally session open|join|close|show | down-and-out"""
 
 from __future__ import annotations
 
@@ -60,6 +60,16 @@ def close(
     opts = options(ctx)
     _print_events(commands.close_session(opts.store(), opts.campaign, actor=opts.who(),
                                          game_date=game_date or opts.game_date, days=days, havens=haven or [], hands=faces_by_name(dice or [])), json)
+
+
+@app.command("join")
+@guarded
+def join(ctx: typer.Context, name: str = typer.Argument(..., help="The character who joins."),
+         json: bool = JSON_OPTION, game_date: Optional[str] = GAME_DATE, ruling: Optional[str] = RULING) -> None:
+    """A replacement (or a latecomer's character) joins the running session."""
+    opts = options(ctx)
+    _print_events(commands.join_session(opts.store(), opts.campaign, name, actor=opts.who(),
+                                        **opts.late(game_date, ruling)), json)
 
 
 def session_view(ctx, number: Optional[int]) -> dict:

@@ -123,8 +123,18 @@ def _downtime_acted(world: World, p: dict, day: int) -> Optional[str]:
     return None
 
 
+def _session_joined(world: World, p: dict, day: int) -> Optional[str]:
+    back = world.sessions.back_on(p["character"])
+    if back is not None and day < back:
+        return f"{p['character']} would be away on another expedition until day {back}: one character in one place"
+    replaced = _character(world, p["replaces"]) if p["replaces"] else None
+    if replaced is not None and replaced.status != "dead":
+        return f"{replaced.name} would not have died when {p['character']} joined as the replacement"
+    return None
+
+
 # Checks that need the event's day as well.
-DAY_PREMISES: dict[str, DayCheck] = {"downtime.acted": _downtime_acted}
+DAY_PREMISES: dict[str, DayCheck] = {"downtime.acted": _downtime_acted, "session.joined": _session_joined}
 
 PREMISES: dict[str, Check] = {
     "session.opened": _session_opened,

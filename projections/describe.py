@@ -32,6 +32,8 @@ _LINES: dict[str, Callable[[dict], str]] = {
     "character.retired": lambda p: f"{p['name']} retires ({p['boons']} Boons, Wealth {p['wealth']})",
     "session.opened": lambda p: f"session {p['number']} opens: " + ", ".join(p["activated"].values()),
     "session.closed": lambda p: f"session {p['number']} closes",
+    "session.joined": lambda p: f"{p['character']} joins session {p['number']}"
+                                + (f", replacing {p['replaces']}" if p.get("replaces") else ""),
     "treasure.found": lambda p: f"{p['cash']} {'sp' if p.get('currency') == 'sp' else 'Cash'} found: {p['source']}",
     "treasure.divided": lambda p: "treasure divided: " + ", ".join(
         f"{k} {v}" for k, v in {**p["shares"], **p["set_aside"], **p.get("companions", {})}.items()),

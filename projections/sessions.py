@@ -140,8 +140,8 @@ def reacts_to(event_type: str) -> bool:
     return True  # any event during play marks that play has begun
 
 
-READS_PAYLOAD = frozenset({"session.opened", "session.closed", "treasure.found", "treasure.divided",
-                           "character.died"})
+READS_PAYLOAD = frozenset({"session.opened", "session.closed", "session.joined", "treasure.found",
+                           "treasure.divided", "character.died"})
 
 
 def apply(state: Sessions, e: Envelope) -> Sessions:
@@ -170,6 +170,8 @@ def apply(state: Sessions, e: Envelope) -> Sessions:
         changes["divided"] = current.divided + p["total"]
     elif e.type == "character.died":
         changes["deaths"] = current.deaths + (p["character"],)
+    elif e.type == "session.joined":  # the player's character in this session from now on
+        changes["activated"] = {**current.activated, intern(p["player"]): intern(p["character"])}
     elif e.type == "income.rolled" and e.cause is not None:
         changes["income_rolls"] = current.income_rolls | {e.cause}
     if e.type not in OPENING:
