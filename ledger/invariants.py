@@ -22,6 +22,7 @@ from typing import Callable, Optional
 
 from ledger.envelope import Envelope
 from ledger.rules.coeac import MAX_STRONGHOLD, MAX_WEALTH
+from projections.downtime import ticked_in
 from projections.names import key
 from projections.world import World
 
@@ -101,6 +102,13 @@ def _prayer(world: World, p: dict) -> Optional[str]:
     return None
 
 
+def _project_ticked(world: World, p: dict) -> Optional[str]:
+    project = world.downtime.project(p["name"])
+    if p["rule"] == "session" and project is not None and ticked_in(project, p["by"], p["period"]):
+        return f"{p['by']} would fill two ticks of {project['name']} in {p['period']} (one a session, 004 l.648)"
+    return None
+
+
 def _session_opened(world: World, p: dict) -> Optional[str]:
     overridden = {key(name) for name in p.get("overrides", {})}
     for name in p["activated"].values():
@@ -147,6 +155,7 @@ PREMISES: dict[str, Check] = {
     "boast.made": _boast_made,
     "level.attained": _level_attained,
     "god.prayed": _prayer,
+    "project.ticked": _project_ticked,
 }
 
 

@@ -35,6 +35,9 @@ SETTINGS: dict[str, Setting] = {s.key: s for s in (
     Setting("trauma_pick", "coeac", "rated", ("rated", "any"),
             "Trauma and Impairment pick the random Save or Skills among those rated 1 or more (rated), "
             "or among all, a 0 staying 0 (any) (004 l.105, l.109: the seed is silent)"),
+    Setting("project_ticks", "coeac", "session", ("session", "action"),
+            "a character fills at most one tick of a project each session (004 l.648), "
+            "or one tick per downtime action given it (action)"),
     Setting("vow_xp", "xp", "threshold", ("threshold", "stated"),
             "a fulfilled vow pays the XP at which the current level began, "
             "or the referee states the award (002 §2)"),

@@ -35,6 +35,7 @@ def test_the_clamp_is_applied_by_the_fold_along_the_timeline(coeac):
 
 
 def test_a_late_downtime_action_ticks_the_project_clock_once_more(coeac):
+    coeac.ok("campaign", "set", "project_ticks", "action")  # two ticks before any session
     coeac.ok("project", "start", "Tower", "--ticks", "4", "--owner", "A", "--game-date", "1024-03-02")
     coeac.ok("downtime", "act", "A", "work", "--project", "Tower")
     coeac.ok("downtime", "act", "A", "work", "--project", "Tower", "--game-date", "1024-03-09")
@@ -119,7 +120,7 @@ SKILLS = ["Athletics", "Stealth", "Bushcraft", "Book Learning", "Arcane Lore", "
                             "why": "x"},
      {"faction": "Guild", "requested": -1, "before": 0, "limit": 6, "why": "x"}),
     ("project.ticked", {"name": "Tower", "by": "A", "filled": 2, "ticks": 4, "done": False},
-     {"name": "Tower", "by": "A", "ticks": 4}),
+     {"name": "Tower", "by": "A", "ticks": 4, "period": "", "rule": "action"}),
     ("god.black_mark", {"character": "A", "why": "x", "black_after": 2}, {"character": "A", "why": "x"}),
     ("luck.changed", {"character": "A", "delta": -1, "reason": "spent", "cap": 3, "after": 0, "mode": "reroll",
                       "roll": None},

@@ -136,3 +136,9 @@ def _skill_v2(payload: dict) -> dict:
     # The second Skill of an Impairment was picked from the sixteen left; which
     # sixteen the payload cannot say, so it names the seventeen.
     return {**payload, "pick": "any", "among": list(SKILLS)}
+
+
+@upcaster("project.ticked", 2)
+def _ticked_v2(payload: dict) -> dict:
+    # Before project_ticks every downtime action given a project filled a tick.
+    return {**payload, "period": "", "rule": "action"}
