@@ -31,7 +31,7 @@ GROUPS = {
     "ship": ("wolves", "ship_app"), "wages": ("wolves", "wages_app"), "luck": ("skirmish", "luck_app"),
     "wound": ("skirmish", "wound_app"), "skirmish": ("skirmish", "skirmish_app"),
     # seed 004, issue 14
-    "treasury": ("company", "treasury_app"),
+    "treasury": ("company", "treasury_app"), "hp": ("hit_points", "hp_app"), "rest": ("hit_points", "rest_app"),
 }
 # name: (module, function, wrap in guarded, context settings)
 COMMANDS = {

@@ -10,7 +10,7 @@ from cli.context import guarded, options
 from cli.output import (AS_OF, AS_RECORDED, AT_EVENT, GAME_DATE, JSON_OPTION, RULING, print_json, print_pairs,
     print_table)
 from cli.parsing import faces, names, pairs
-from ledger.commands import stable as commands
+from ledger.commands import hit_points, stable as commands
 from ledger.commands.base import query
 from projections.timeline import Pin
 from ledger.errors import NotFound
@@ -108,6 +108,17 @@ def _shown(value) -> str:
     if isinstance(value, list):
         return "; ".join(_shown(v) if isinstance(v, dict) else str(v) for v in value)
     return str(value)
+
+
+@char_app.command("die")
+@guarded
+def char_die(ctx: typer.Context, name: str = typer.Argument(..., help="The character who dies."),
+             why: str = typer.Option(..., "--why", help="How: a coup de grace, no aid by the end of the Turn…"),
+             json: bool = JSON_OPTION, game_date: Optional[str] = GAME_DATE, ruling: Optional[str] = RULING) -> None:
+    """Record a death the Down and Out table did not roll (004 l.75, l.100, l.312)."""
+    opts = options(ctx)
+    died = hit_points.die(opts.store(), opts.campaign, name, why=why, actor=opts.who(), **opts.late(game_date, ruling))
+    print_json(died.to_dict()) if json else typer.echo(f"{died.position:>6}  {line(died)}")
 
 
 @char_app.command("list")

@@ -7,8 +7,9 @@ Two kinds of check, each a small function of the world and one event:
   rank 2; one attempt per session; one open vow; one pending boast; levels
   only in safe time);
 * ``invariants(world, e)``: what must hold after it, for whatever the event
-  touched (Cash and silver never below zero, Wealth 0-12, luck never below
-  zero, a project clock never past full, the Company's treasury never below zero).
+  touched (Cash and silver never below zero, Wealth 0-12, HP 0 to max and
+  Bonus HP never below zero, luck never below zero, a project clock never
+  past full, the Company's treasury never below zero).
 
 Each returns what would no longer hold, in a few words, or None. A fact
 logged late (or a void) is folded along the timeline with these checks
@@ -185,6 +186,10 @@ def _character_holds(world: World, name: str) -> Optional[str]:
             return f"{c.name}'s Cash would be {c.cash}, below zero"
         if not 0 <= c.wealth <= MAX_WEALTH:
             return f"{c.name}'s Wealth would be {c.wealth}, outside 0-{MAX_WEALTH}"
+        if c.hp is not None and not 0 <= c.hp <= c.max_hp:
+            return f"{c.name}'s HP would be {c.hp}, outside 0-{c.max_hp} (004 l.84, l.100)"
+        if c.bonus_hp < 0:
+            return f"{c.name}'s Bonus HP would be {c.bonus_hp}, below zero"
     if key(name) in world.band.raiders and world.band.of(name).silver < 0:
         return f"{name}'s silver would be {world.band.of(name).silver}, below zero"
     return None

@@ -15,6 +15,28 @@ def _roll(p: dict) -> str:
     return f"{who}{p['expression']} {p['dice']} = {p['total']} ({how}){why}"
 
 
+def _damaged(p: dict) -> str:
+    took = f"{p['character']} takes {p['damage']} damage"
+    parts = [f"{p['from_bonus']} from Bonus HP"] if p["from_bonus"] else []
+    parts.append(f"HP {p['hp_before']} -> {p['hp_before'] - p['from_hp']}")
+    if p["hp_before"] == 0:
+        parts.append("struck while down and out: the table again (004 l.100)")
+    elif p["hp_before"] - p["from_hp"] == 0:
+        parts.append("down and out (004 l.100)")
+    return f"{took} ({', '.join(parts)}): {p['why']}"
+
+
+def _rested(p: dict) -> str:
+    what = [f"+{p['healed']} HP"]
+    if p.get("resource_gained"):
+        what.append(f"+{p['resource_gained']} {p['resource']}")
+    if p.get("resources_rule") == "full":
+        what.append("Class Resources restored")
+    if p.get("rations"):
+        what.append(f"spends {p['rations']}")
+    return f"{p['character']} takes a {p['kind']} rest: {', '.join(what)}"
+
+
 _LINES: dict[str, Callable[[dict], str]] = {
     "campaign.created": lambda p: f"campaign {p['name']} ({', '.join(p['rules']) or 'no modules'}; "
                                   f"{p['calendar']['kind']} calendar)",
@@ -57,6 +79,14 @@ _LINES: dict[str, Callable[[dict], str]] = {
     "skill.reduced": lambda p: f"{p['character']} {p['skill']} -1 (was {p['before']})" if p["skill"] else
                                f"{p['character']}: no other Skill rated above 0, nothing lost "
                                f"(trauma_pick {p['pick']})",
+    "hp.damaged": _damaged,
+    "hp.healed": lambda p: f"{p['character']} regains {p['healed']} HP: {p['why']}",
+    "hp.bonus_gained": lambda p: f"{p['character']} gains {p['amount']} Bonus HP: {p['why']}",
+    "hp.bonus_expired": lambda p: f"{p['character']}'s {p['lost']} Bonus HP expire: {p['why']}",
+    "rest.taken": _rested,
+    "medical_aid.rolled": lambda p: f"{p['by']} gives {p['character']} medical aid: {p['successes']} of Ob "
+                                    f"{p['ob']} on {p['pool']} dice, " + ("the Down and Out table follows"
+                                                                          if p["succeeded"] else "failed"),
     "gear.broken": lambda p: f"{p['character']}: {p['items']} items break ({p['note']})",
     "stronghold.founded": lambda p: f"stronghold {p['name']} founded, owned by {p['owner']}",
     "stronghold.attempted": lambda p: f"{p['name']} {p['rank_from']} -> {p['rank_from'] + 1}, Ob {p['ob']}, "

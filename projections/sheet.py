@@ -14,7 +14,8 @@ def sheet(world: World, name: str) -> Optional[dict]:
         return None
     out = character.sheet()
     if not world.campaign.runs("coeac"):  # Boons, Cash, Wealth and Followers are seed 004's
-        for field in ("boons", "cash", "wealth", "lifestyle", "followers", "follower_vacancies"):
+        for field in ("boons", "cash", "wealth", "lifestyle", "followers", "follower_vacancies", "hp", "bonus_hp",
+                      "down_and_out"):
             out.pop(field)
     if world.campaign.runs("gods"):
         standing = world.divine.of(character.name)

@@ -1,5 +1,5 @@
 """The stable read model: players, their characters, and each character's
-sheet (status, boons, Cash, Wealth, HP, Skills, Saves)."""
+sheet (status, boons, Cash, Wealth, HP and Bonus HP, Skills, Saves)."""
 
 from __future__ import annotations
 
@@ -21,6 +21,8 @@ class Character:
     skills: dict[str, int] = field(default_factory=dict)
     saves: dict[str, int] = field(default_factory=dict)
     max_hp: Optional[int] = None
+    hp: Optional[int] = None  # current HP (l.84); 0 is down and out (l.100)
+    bonus_hp: int = 0  # the temporary pool that takes damage first (l.88)
     boons: int = 0
     cash: int = 0
     wealth: int = 0
@@ -37,7 +39,8 @@ class Character:
     def sheet(self) -> dict:
         return {"name": self.name, "player": self.player, "status": self.status,
                 "class": self.char_class, "boons": self.boons, "cash": self.cash, "wealth": self.wealth,
-                "lifestyle": self.lifestyle, "max_hp": self.max_hp, "skills": dict(self.skills),
+                "lifestyle": self.lifestyle, "max_hp": self.max_hp, "hp": self.hp, "bonus_hp": self.bonus_hp,
+                "down_and_out": self.hp == 0, "skills": dict(self.skills),
                 "saves": dict(self.saves), "followers": [n for n, _ in self.followers],
                 "follower_vacancies": [dict(v) for v in self.vacancies]}
 
@@ -116,6 +119,19 @@ def _rated(field_name: str, rating: str):
     return handler
 
 
+def _max_hp_changed(state: Stable, p: dict) -> Stable:
+    c = state.characters[key(p["character"])]
+    top = c.max_hp + p["delta"]
+    # A lower maximum takes current HP down with it; a higher one heals nothing.
+    return _char(state, p["character"], max_hp=top, hp=None if c.hp is None else min(c.hp, top))
+
+
+def _rested(state: Stable, p: dict) -> Stable:
+    c = state.characters[key(p["character"])]
+    hp = c.max_hp if p["kind"] == "long" else c.hp + p["healed"]  # l.116: "all of your lost Hit Points"
+    return _char(state, p["character"], hp=hp)
+
+
 def _follower_gained(state: Stable, p: dict) -> Stable:
     c = state.characters[key(p["character"])]
     vacancies = tuple(v for v in c.vacancies if v["lost"] != p.get("refills"))
@@ -147,7 +163,12 @@ _HANDLERS = {
     "treasure.set_aside_paid": _set_aside_paid,
     "boon.gained": lambda s, p: _add(s, p["character"], boons=1),
     "boon.owed": lambda s, p: _player(s, p["player"], owed_boons=s.players[key(p["player"])].owed_boons + 1),
-    "hp.max_changed": lambda s, p: _add(s, p["character"], max_hp=p["delta"]),
+    "hp.max_changed": _max_hp_changed,
+    "hp.damaged": lambda s, p: _add(s, p["character"], bonus_hp=-p["from_bonus"], hp=-p["from_hp"]),
+    "hp.healed": lambda s, p: _add(s, p["character"], hp=p["healed"]),
+    "hp.bonus_gained": lambda s, p: _add(s, p["character"], bonus_hp=p["amount"]),
+    "hp.bonus_expired": lambda s, p: _char(s, p["character"], bonus_hp=0),
+    "rest.taken": _rested,
     "save.lost": _rated("saves", "save"),
     "skill.reduced": _rated("skills", "skill"),
 }
@@ -173,7 +194,7 @@ def _created(state: Stable, p: dict, position: int) -> Stable:
         skills[skill] = skills.get(skill, 0) + 1
     character = Character(
         name=p["name"], player=p["player"], char_class=p.get("char_class"), skills=skills,
-        saves=dict(p.get("saves", {})), max_hp=p.get("max_hp"),
+        saves=dict(p.get("saves", {})), max_hp=p.get("max_hp"), hp=p.get("max_hp"),
         boons=opening.get("boons", 0) + p.get("owed_boons", 0),
         cash=opening.get("cash", 0), wealth=opening.get("wealth", 0) + p.get("inherited_wealth", 0),
         created_at=position,

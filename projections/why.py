@@ -29,7 +29,9 @@ ATTEMPTS = {
     "wealth": {"wealth.attempted"},
     "lifestyle": {"wealth.attempted"},
     "cash": {"income.rolled", "wealth.attempted", "item.bought"},
-    "status": {"down_and_out.rolled", "wound.open_checked"},
+    "status": {"down_and_out.rolled", "wound.open_checked", "medical_aid.rolled"},
+    "hp": {"hp.damaged", "hp.healed", "rest.taken"},
+    "bonus_hp": {"hp.damaged"},
     "black_marks": {"god.crawled", "god.repented", "god.sacrificed", "god.punishment_checked"},
     "grey_marks": {"god.crawled", "god.sacrificed"},
 }

@@ -7,11 +7,14 @@ from typing import Optional, Sequence
 from ledger.commands.base import Context, character_stream, find_character, record
 from ledger.commands.batch import Batch
 from ledger.envelope import Envelope, NewEvent
-from ledger.events.coeac import DownAndOutRolled, GearBroken, MaxHpChanged, SaveLost, SkillReduced
+from ledger.errors import BadInput, RuleRefused
+from ledger.events.coeac import (DownAndOutRolled, GearBroken, MaxHpChanged, MedicalAidRolled, SaveLost,
+                                 SkillReduced)
 from ledger.events.stable import BoonGained, CharacterDied
 from ledger import settings
 from ledger.rules import coeac
 from ledger.store import Store
+from projections.names import key
 from projections.stable import Character
 
 
@@ -66,13 +69,46 @@ def _lower(batch: Batch, character: Character, rolled, field: str, names: tuple[
             **{label: chosen}), cause=cause)
 
 
+AID_OB = 3  # l.100: "If you receive medical aid by the end of the scene (Medicine Ob 3)"
+
+
 def roll_down_and_out(store: Store, campaign: Optional[str], name: str, *, actor: str,
-                      hand: Optional[Sequence[int]] = None,
+                      hand: Optional[Sequence[int]] = None, aid_by: Optional[str] = None, aid_bonus: int = 0,
                       game_date: Optional[str] = None, ruling: Optional[str] = None) -> list[Envelope]:
+    """The Down and Out table; with ``aid_by``, first the helper's Medicine test
+    (l.100), and the table only if it passes."""
+
     def decide(ctx: Context) -> list[NewEvent]:
         ctx.require("coeac")
         batch = Batch(ctx, hand)
-        down_and_out(batch, find_character(ctx, name))
+        character = find_character(ctx, name)
+        if aid_by is not None and not _aided(ctx, batch, character, aid_by, aid_bonus):
+            return batch.done()
+        down_and_out(batch, character)
         return batch.done()
 
     return record(store, campaign, actor, decide, game_date=game_date, ruling=ruling)
+
+
+def _aided(ctx: Context, batch: Batch, character: Character, aid_by: str, bonus: int) -> bool:
+    """The helper's Medicine test: 2 dice plus the rating (l.18), plus bonus or
+    penalty dice (l.38), against Ob 3. Recorded whatever the result."""
+    from ledger.commands.economy import acting  # economy imports the session module, which imports this one
+
+    helper = acting(ctx, aid_by)
+    if key(helper.name) == key(character.name):
+        raise RuleRefused(f"{character.name} is down and out and cannot give medical aid to themselves (004 l.100)")
+    if character.hp is not None and character.hp > 0:
+        raise RuleRefused(f"{character.name} has {character.hp} HP: medical aid is for a character down and out "
+                          "at 0 HP (004 l.100)")
+    medicine = helper.skills.get("Medicine", 0)
+    pool = 2 + medicine + bonus
+    if pool < 1:
+        raise BadInput(f"a penalty of {-bonus} leaves {helper.name} no dice to roll")
+    roll, _, successes = batch.roll(f"{pool}{coeac.POOL}", character=helper.name,
+                                    why=f"medical aid for {character.name}, Medicine Ob {AID_OB}")
+    passed = successes >= AID_OB
+    batch.add(character_stream(character.name), MedicalAidRolled(
+        character=character.name, by=helper.name, medicine=medicine, bonus=bonus, pool=pool, ob=AID_OB,
+        successes=successes, succeeded=passed), cause=roll)
+    return passed

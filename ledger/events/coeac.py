@@ -201,3 +201,80 @@ class FollowerLost(EventModel):
     why: str
     feat: bool
     ready_day: Optional[int]  # a Feat position can be refilled from this day: a week to recruit
+
+
+# -- hit points (l.83-116) ----------------------------------------------------------
+
+@register
+class HpDamaged(EventModel):
+    """Damage taken: Bonus HP absorb it first (l.88), then HP, down to 0 (l.100);
+    the rest is lost. The fold applies ``from_bonus`` and ``from_hp``."""
+
+    type: Literal["hp.damaged"] = "hp.damaged"
+    character: str
+    damage: int
+    from_bonus: int
+    from_hp: int
+    hp_before: int  # 0: struck while down and out, which rolls the table again (l.100)
+    why: str
+
+
+@register
+class HpHealed(EventModel):
+    """HP regained, never past max (and never Bonus HP, l.89); ``healed`` is what
+    the fold adds."""
+
+    type: Literal["hp.healed"] = "hp.healed"
+    character: str
+    requested: int
+    healed: int
+    why: str
+
+
+@register
+class BonusHpGained(EventModel):
+    type: Literal["hp.bonus_gained"] = "hp.bonus_gained"
+    character: str
+    amount: int  # l.88: every source stacks into the one pool
+    why: str
+
+
+@register
+class BonusHpExpired(EventModel):
+    """l.88: at the end of its period what is left of the Bonus HP pool is lost."""
+
+    type: Literal["hp.bonus_expired"] = "hp.bonus_expired"
+    character: str
+    lost: int  # what the pool held when it expired; the fold empties it
+    why: str
+
+
+@register
+class RestTaken(EventModel):
+    """A short rest (l.115: up to three HP back, a point of a Class Resource) or a
+    long rest (l.116: every lost HP back, per-day powers regained)."""
+
+    type: Literal["rest.taken"] = "rest.taken"
+    character: str
+    kind: str  # short | long
+    healed: int  # HP regained (a long rest's fold fills HP to max whatever it says)
+    resource: Optional[str] = None  # short rest: the Class Resource a point of which came back
+    resource_gained: int = 0
+    resources_rule: Optional[str] = None  # long rest: long_rest_resources in force
+    rations: Optional[str] = None  # the Rations spent, checked for Depletion
+
+
+@register
+class MedicalAidRolled(EventModel):
+    """l.100: medical aid by the end of the scene, Medicine Ob 3, before the
+    Down and Out table is rolled."""
+
+    type: Literal["medical_aid.rolled"] = "medical_aid.rolled"
+    character: str
+    by: str
+    medicine: int  # the helper's Medicine rating: the pool is 2 + rating (l.18) + bonus
+    bonus: int
+    pool: int
+    ob: int
+    successes: int
+    succeeded: bool

@@ -1,0 +1,139 @@
+"""Hit points (004 l.83-116): damage, healing, Bonus HP, rests, and death by
+other means than the Down and Out table."""
+
+from __future__ import annotations
+
+from typing import Optional, Sequence
+
+from ledger.commands.base import Context, character_stream, clean_text, find_character, record
+from ledger.commands.batch import Batch
+from ledger.commands.economy import acting
+from ledger.envelope import Envelope, NewEvent
+from ledger.errors import BadInput, RuleRefused
+from ledger.events.coeac import BonusHpExpired, BonusHpGained, HpDamaged, HpHealed, RestTaken
+from ledger.events.stable import CharacterDied
+from ledger.store import Store
+from projections.stable import Character
+
+
+def _tracked(ctx: Context, name: str) -> Character:
+    character = acting(ctx, name)
+    if character.hp is None:
+        raise RuleRefused(f"{character.name} has no maximum HP on record, so no HP to track")
+    return character
+
+
+def _at_least_one(amount: int, what: str) -> None:
+    if amount < 1:
+        raise BadInput(f"{what} is at least 1")
+
+
+def _one(store: Store, campaign: Optional[str], actor: str, decide, game_date, ruling) -> Envelope:
+    return record(store, campaign, actor, lambda ctx: [decide(ctx)], game_date=game_date, ruling=ruling)[0]
+
+
+def damage(store: Store, campaign: Optional[str], name: str, amount: int, *, why: str, actor: str,
+           game_date: Optional[str] = None, ruling: Optional[str] = None) -> Envelope:
+    """l.88: Bonus HP take damage first; l.100: at 0 HP the character is down and out."""
+    why = clean_text(why, "--why")
+
+    def decide(ctx: Context) -> NewEvent:
+        _at_least_one(amount, "damage")
+        c = _tracked(ctx, name)
+        from_bonus = min(amount, c.bonus_hp)
+        from_hp = min(amount - from_bonus, c.hp)
+        return NewEvent(character_stream(c.name), HpDamaged(
+            character=c.name, damage=amount, from_bonus=from_bonus, from_hp=from_hp, hp_before=c.hp, why=why),
+            game_time=ctx.today)
+
+    return _one(store, campaign, actor, decide, game_date, ruling)
+
+
+def heal(store: Store, campaign: Optional[str], name: str, amount: int, *, why: str, actor: str,
+         game_date: Optional[str] = None, ruling: Optional[str] = None) -> Envelope:
+    """HP regained up to the maximum; Bonus HP are never regained (l.89)."""
+    why = clean_text(why, "--why")
+
+    def decide(ctx: Context) -> NewEvent:
+        _at_least_one(amount, "healing")
+        c = _tracked(ctx, name)
+        if c.hp >= c.max_hp:
+            raise RuleRefused(f"{c.name} is at full HP ({c.hp} of {c.max_hp})")
+        return NewEvent(character_stream(c.name), HpHealed(
+            character=c.name, requested=amount, healed=min(amount, c.max_hp - c.hp), why=why), game_time=ctx.today)
+
+    return _one(store, campaign, actor, decide, game_date, ruling)
+
+
+def gain_bonus(store: Store, campaign: Optional[str], name: str, amount: int, *, why: str, actor: str,
+               game_date: Optional[str] = None, ruling: Optional[str] = None) -> Envelope:
+    """l.88: Bonus HP from any source stack into one temporary pool."""
+    why = clean_text(why, "--why")
+
+    def decide(ctx: Context) -> NewEvent:
+        _at_least_one(amount, "a Bonus HP grant")
+        c = _tracked(ctx, name)
+        return NewEvent(character_stream(c.name), BonusHpGained(character=c.name, amount=amount, why=why),
+                        game_time=ctx.today)
+
+    return _one(store, campaign, actor, decide, game_date, ruling)
+
+
+def expire_bonus(store: Store, campaign: Optional[str], name: str, *, why: str, actor: str,
+                 game_date: Optional[str] = None, ruling: Optional[str] = None) -> Envelope:
+    """l.88: "at the end of the established period, any remaining bonus HP in the pool are lost"."""
+    why = clean_text(why, "--why")
+
+    def decide(ctx: Context) -> NewEvent:
+        c = _tracked(ctx, name)
+        if not c.bonus_hp:
+            raise RuleRefused(f"{c.name} has no Bonus HP to lose")
+        return NewEvent(character_stream(c.name), BonusHpExpired(character=c.name, lost=c.bonus_hp, why=why),
+                        game_time=ctx.today)
+
+    return _one(store, campaign, actor, decide, game_date, ruling)
+
+
+def die(store: Store, campaign: Optional[str], name: str, *, why: str, actor: str,
+        game_date: Optional[str] = None, ruling: Optional[str] = None) -> Envelope:
+    """A death the Down and Out table did not roll: a coup de grace (l.75), no
+    medical aid by the end of the Turn (l.100), a fatal mutation (l.312)…"""
+    why = clean_text(why, "--why")
+
+    def decide(ctx: Context) -> NewEvent:
+        c = find_character(ctx, name)
+        return NewEvent(character_stream(c.name), CharacterDied(character=c.name, cause=why), game_time=ctx.today)
+
+    return _one(store, campaign, actor, decide, game_date, ruling)
+
+
+def resting(ctx: Context, names: Sequence[str]) -> list[Character]:
+    """Who rests: the characters named, or everyone activated in the open session."""
+    ctx.require("coeac")
+    if not names:
+        if ctx.session is None:
+            raise BadInput("name the characters who rest (between sessions no party is out together)")
+        names = [n for n in ctx.session.activated.values() if ctx.world.stable.character(n).status == "active"]
+    party = [_tracked(ctx, n) for n in names]
+    if len({c.name for c in party}) != len(party):
+        raise BadInput("a character is named twice")
+    return party
+
+
+SHORT_REST_HP = 3  # l.115: "everyone in the party regains up to three Hit Points"
+
+
+def rest(store: Store, campaign: Optional[str], kind: str, names: Sequence[str], *, actor: str,
+         game_date: Optional[str] = None, ruling: Optional[str] = None) -> list[Envelope]:
+    """A short rest (l.115) or a long rest (l.116) for each character of the party."""
+    if kind not in ("short", "long"):
+        raise BadInput("a rest is short or long")
+
+    def decide(ctx: Context) -> list[NewEvent]:
+        batch = Batch(ctx)
+        for c in resting(ctx, names):
+            healed = c.max_hp - c.hp if kind == "long" else min(SHORT_REST_HP, c.max_hp - c.hp)
+            batch.add(character_stream(c.name), RestTaken(character=c.name, kind=kind, healed=healed))
+        return batch.done()
+
+    return record(store, campaign, actor, decide, game_date=game_date, ruling=ruling)
