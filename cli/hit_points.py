@@ -8,6 +8,7 @@ import typer
 
 from cli.context import guarded, options
 from cli.output import GAME_DATE, JSON_OPTION, RULING
+from cli.parsing import faces
 from cli.session import _print_events
 from ledger.commands import hit_points as commands
 
@@ -78,25 +79,32 @@ def expire(ctx: typer.Context, name: str = typer.Argument(..., help="The charact
                                          **opts.late(game_date, ruling))], json)
 
 
-def _rest(ctx: typer.Context, kind: str, names: Optional[list[str]], json: bool, game_date, ruling) -> None:
+RATIONS = typer.Option(None, "--rations", help="The item each spends as Rations, checked for Depletion.")
+DICE = typer.Option(None, "--dice", help="The Rations' d20s by hand, in the party's order.")
+
+
+def _rest(ctx: typer.Context, kind: str, names: Optional[list[str]], rations, dice, json: bool, game_date,
+          ruling) -> None:
     opts = options(ctx)
-    _print_events(commands.rest(opts.store(), opts.campaign, kind, names or [], actor=opts.who(),
-                                **opts.late(game_date, ruling)), json)
+    _print_events(commands.rest(opts.store(), opts.campaign, kind, names or [], rations=rations, hand=faces(dice),
+                                actor=opts.who(), **opts.late(game_date, ruling)), json)
 
 
 @rest_app.command("short")
 @guarded
 def short(ctx: typer.Context,
           names: Optional[list[str]] = typer.Argument(None, help="Who rests (default: everyone activated)."),
+          rations: Optional[str] = RATIONS, dice: Optional[str] = DICE,
           json: bool = JSON_OPTION, game_date: Optional[str] = GAME_DATE, ruling: Optional[str] = RULING) -> None:
     """A short rest: up to three HP back each (004 l.115)."""
-    _rest(ctx, "short", names, json, game_date, ruling)
+    _rest(ctx, "short", names, rations, dice, json, game_date, ruling)
 
 
 @rest_app.command("long")
 @guarded
 def long(ctx: typer.Context,
          names: Optional[list[str]] = typer.Argument(None, help="Who rests (default: everyone activated)."),
+         rations: Optional[str] = RATIONS, dice: Optional[str] = DICE,
          json: bool = JSON_OPTION, game_date: Optional[str] = GAME_DATE, ruling: Optional[str] = RULING) -> None:
     """A long rest: every lost HP back (004 l.116)."""
-    _rest(ctx, "long", names, json, game_date, ruling)
+    _rest(ctx, "long", names, rations, dice, json, game_date, ruling)

@@ -32,6 +32,7 @@ GROUPS = {
     "wound": ("skirmish", "wound_app"), "skirmish": ("skirmish", "skirmish_app"),
     # seed 004, issue 14
     "treasury": ("company", "treasury_app"), "hp": ("hit_points", "hp_app"), "rest": ("hit_points", "rest_app"),
+    "item": ("inventory", "app"),
 }
 # name: (module, function, wrap in guarded, context settings)
 COMMANDS = {
@@ -47,6 +48,8 @@ COMMANDS = {
     "rep": ("company", "rep", False, SIGNED), "xp": ("xp", "xp", False, SIGNED),
     "silver": ("wolves", "silver", False, SIGNED), "hire": ("wolves", "hire", False, None),
     "dismiss": ("wolves", "dismiss", False, None),
+    # seed 004, issue 14
+    "give": ("inventory", "give", False, None),
 }
 
 # What records no fact of the campaign's own, or moves time itself: a global

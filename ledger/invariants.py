@@ -8,7 +8,7 @@ Two kinds of check, each a small function of the world and one event:
   only in safe time);
 * ``invariants(world, e)``: what must hold after it, for whatever the event
   touched (Cash and silver never below zero, Wealth 0-12, HP 0 to max and
-  Bonus HP never below zero, luck never below zero, a project clock never
+  Bonus HP never below zero, no more Slots carried than there are, luck never below zero, a project clock never
   past full, the Company's treasury never below zero).
 
 Each returns what would no longer hold, in a few words, or None. A fact
@@ -24,6 +24,7 @@ from typing import Callable, Optional
 from ledger.envelope import Envelope
 from ledger.rules.coeac import MAX_STRONGHOLD, MAX_WEALTH
 from projections.downtime import ticked_in
+from projections.inventory import load as inventory_load
 from projections.names import key
 from projections.world import World
 
@@ -172,7 +173,7 @@ def premises(world: World, e: Envelope) -> Optional[str]:
 
 def _touched(p: dict) -> set[str]:
     """The characters an event names (its own, its spender, a division's shares)."""
-    names = {p[f] for f in ("character", "by") if isinstance(p.get(f), str)}
+    names = {p[f] for f in ("character", "by", "to") if isinstance(p.get(f), str)}
     for f in ("shares",):
         if isinstance(p.get(f), dict):
             names.update(p[f])
@@ -190,6 +191,9 @@ def _character_holds(world: World, name: str) -> Optional[str]:
             return f"{c.name}'s HP would be {c.hp}, outside 0-{c.max_hp} (004 l.84, l.100)"
         if c.bonus_hp < 0:
             return f"{c.name}'s Bonus HP would be {c.bonus_hp}, below zero"
+        need, can = inventory_load(world, c.name)
+        if need > can:
+            return f"{c.name} would carry {need} Slots of {can} (004 l.553-560)"
     if key(name) in world.band.raiders and world.band.of(name).silver < 0:
         return f"{name}'s silver would be {world.band.of(name).silver}, below zero"
     return None

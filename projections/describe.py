@@ -87,7 +87,22 @@ _LINES: dict[str, Callable[[dict], str]] = {
     "medical_aid.rolled": lambda p: f"{p['by']} gives {p['character']} medical aid: {p['successes']} of Ob "
                                     f"{p['ob']} on {p['pool']} dice, " + ("the Down and Out table follows"
                                                                           if p["succeeded"] else "failed"),
-    "gear.broken": lambda p: f"{p['character']}: {p['items']} items break ({p['note']})",
+    "gear.broken": lambda p: f"{p['character']}: Broken Gear: " + (", ".join(p["broken"]) or "nothing") + " broken"
+                             + (f"; {', '.join(p['saved'])} saved (artifact)" if p["saved"] else ""),
+    "item.gained": lambda p: f"{p['character']} {'buys' if p['source'] == 'bought' else 'takes'} {p['item']} "
+                             f"({p['slots']} Slot{'s' if p['slots'] != 1 else ''}"
+                             + (f", Depletion {p['depletion']}+" if p["depletion"] else "")
+                             + (f", worth {p['cash']} Cash" if p["cash"] else "")
+                             + (", artifact" if p["artifact"] else "")
+                             + (f", carries {p['carries']}" if p["carries"] else "") + f"): {p['why']}",
+    "item.dropped": lambda p: f"{p['character']} no longer carries {p['item']}: {p['why']}",
+    "item.depletion_checked": lambda p: f"{p['character']}'s {p['item']} ({p['score']}+): "
+                                        + (f"d20 {p['roll']}, " if p["roll"] is not None else "")
+                                        + {"lasts": "lasts", "last_use": "one use left",
+                                           "expended": "expended"}[p["result"]],
+    "item.given": lambda p: f"{p['character']} gives {p['item']} to {p['to']}: {p['why']}",
+    "cash.given": lambda p: f"{p['character']} gives {p['amount']} Cash to {p['to']}: {p['why']}",
+    "commodity.converted": lambda p: f"{p['character']} turns {p['item']} into {p['cash']} Cash",
     "stronghold.founded": lambda p: f"stronghold {p['name']} founded, owned by {p['owner']}",
     "stronghold.attempted": lambda p: f"{p['name']} {p['rank_from']} -> {p['rank_from'] + 1}, Ob {p['ob']}, "
                                       f"{p['successes']} successes of {p['pool']} dice "

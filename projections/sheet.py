@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Optional
 
+from projections.inventory import load
 from projections.world import World
 
 
@@ -13,7 +14,11 @@ def sheet(world: World, name: str) -> Optional[dict]:
     if character is None:
         return None
     out = character.sheet()
-    if not world.campaign.runs("coeac"):  # Boons, Cash, Wealth and Followers are seed 004's
+    if world.campaign.runs("coeac"):
+        used, capacity = load(world, character.name)
+        out.update(inventory=[i.view() for i in world.inventory.of(character.name)],
+                   slots={"used": used, "capacity": capacity})
+    else:  # Boons, Cash, Wealth, HP and Followers are seed 004's
         for field in ("boons", "cash", "wealth", "lifestyle", "followers", "follower_vacancies", "hp", "bonus_hp",
                       "down_and_out"):
             out.pop(field)

@@ -158,6 +158,8 @@ _HANDLERS = {
     "item.sold": lambda s, p: _add(s, p["character"], cash=p["cash_gained"]),
     "stronghold.attempted": lambda s, p: s if p["by"] == "company" else _add(s, p["by"], cash=-p["wager"]),
     "treasury.paid": lambda s, p: _add(s, p["character"], cash=p["amount"]),
+    "cash.given": lambda s, p: _add(_add(s, p["character"], cash=-p["amount"]), p["to"], cash=p["amount"]),
+    "commodity.converted": lambda s, p: _add(s, p["character"], cash=p["cash"]),
     "treasury.funded": lambda s, p: _add(s, p["character"], cash=-p["amount"]),
     "treasure.divided": _divided,
     "treasure.set_aside_paid": _set_aside_paid,

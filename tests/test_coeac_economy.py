@@ -49,7 +49,7 @@ def test_discounted_to_zero_costs_one_cash_die_without_a_roll(table):
     p = table.ok("log", "--type", "item.bought", "--json").json[0]["payload"]
     assert (p["ob"], p["successes"], p["succeeded"], p["cash_spent"]) == (0, None, True, 1)
     assert table.ok("log", "--type", "dice.rolled", "--json").json == []
-    assert "drop --wager" in table.refused("buy", "Nureddine", "rope", "--cost", "5", "--wager", "2").stderr
+    assert "drop --wager" in table.refused("buy", "Nureddine", "more rope", "--cost", "5", "--wager", "2").stderr
 
 
 def test_scarcity_raises_the_cost_by_one(table):

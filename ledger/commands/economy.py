@@ -10,21 +10,21 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Optional, Sequence
 
-from ledger.commands.base import Context, character_stream, clean_text, find_character, query, record
+from ledger.commands.base import Context, acting, character_stream, clean_text, find_character, query, record
 from ledger.commands.batch import Batch
+from ledger.commands.inventory import Kit, item_gained, room_check
 from ledger.commands.session import session_stream
 from ledger.commands.xp import treasure_into
 from ledger.dice.expression import parse
 from ledger.dice.odds import chance_at_least
 from ledger.envelope import Envelope, NewEvent
 from ledger.errors import BadInput, NotFound, RuleRefused
-from ledger.events.coeac import ItemBought, ItemSold, WealthAttempted
+from ledger.events.coeac import ItemBought, ItemDropped, ItemSold, WealthAttempted
 from ledger.events.stable import CashChanged, TreasureDivided, TreasureFound
 from ledger import settings
 from ledger.rules import coeac
 from ledger.text import LABEL_LIMIT
 from projections.names import key
-from projections.stable import Character
 
 
 @dataclass
@@ -54,18 +54,6 @@ class Plan:
     def as_dict(self) -> dict:
         return {"character": self.character, "ob": self.ob, "pool": self.pool, "wager": self.wager,
                 "chance": self.chance, "exact": self.exact, **self.details}
-
-
-def acting(ctx: Context, name: str) -> Character:
-    """An active character who may act now: during a session, only the activated ones."""
-    ctx.require("coeac")
-    character = find_character(ctx, name)
-    if ctx.session is not None and not ctx.session.is_activated(character.name):
-        raise RuleRefused(
-            f"{character.name} is not activated in session {ctx.session.number}: the others in the stable "
-            "are busy elsewhere (004 l.496)"
-        )
-    return character
 
 
 def attempt_period(ctx: Context) -> tuple[str, str]:
@@ -243,10 +231,15 @@ def improve_wealth(store, campaign, name: str, *, wager: int, actor: str,
 
 # -- buying and selling -----------------------------------------------------------
 
-def plan_purchase(ctx: Context, name: str, cost: int, wager: int, scarce: bool) -> Plan:
+def plan_purchase(ctx: Context, name: str, cost: int, wager: int, scarce: bool, item: str = "",
+                  kit: Optional[Kit] = None) -> Plan:
+    """The purchase's odds; with ``kit`` (goods to carry, not a service) it must
+    also find room in the buyer's inventory, checked before any Cash is wagered."""
     character = acting(ctx, name)
     if cost < 0:
         raise BadInput("a Cost cannot be negative")
+    if kit is not None:
+        item_gained(ctx, character, item, kit, source="bought", why="")
     rule = ctx.campaign.settings["purchase_rule"]
     effective = cost + (1 if scarce else 0)  # l.604: scarcity, usually Cost +1
     details = {"rule": rule, "cost": cost, "scarcity": scarce, "wealth": character.wealth}
@@ -268,14 +261,16 @@ def plan_purchase(ctx: Context, name: str, cost: int, wager: int, scarce: bool) 
 
 
 def buy(store, campaign, name: str, item: str, *, cost: int, wager: int, actor: str, scarce: bool = False,
-        hand: Optional[Sequence[int]] = None, dry_run: bool = False,
+        kit: Optional[Kit] = None, hand: Optional[Sequence[int]] = None, dry_run: bool = False,
         game_date: Optional[str] = None, ruling: Optional[str] = None):
+    """Goods bought go into the inventory (``kit``); a service (no kit) is not carried."""
     item = clean_text(item, "the item", LABEL_LIMIT)
+    kit = kit.checked() if kit is not None else None
     if dry_run:
-        return query(store, campaign, lambda ctx: plan_purchase(ctx, name, cost, wager, scarce))
+        return query(store, campaign, lambda ctx: plan_purchase(ctx, name, cost, wager, scarce, item, kit))
 
     def decide(ctx: Context) -> list[NewEvent]:
-        plan = plan_purchase(ctx, name, cost, wager, scarce)
+        plan = plan_purchase(ctx, name, cost, wager, scarce, item, kit)
         batch = Batch(ctx, hand)
         d = plan.details
         if d.get("flat"):
@@ -284,10 +279,14 @@ def buy(store, campaign, name: str, item: str, *, cost: int, wager: int, actor: 
             cause, _, successes = batch.roll(f"{plan.pool}{coeac.POOL}", character=plan.character,
                                              why=f"buy {item}, Ob {plan.ob}")
             succeeded, spent = successes >= plan.ob, wager
-        batch.add(character_stream(plan.character), ItemBought(
+        bought = batch.add(character_stream(plan.character), ItemBought(
             character=plan.character, item=item, cost=cost, scarcity=scarce, wealth=d["wealth"], rule=d["rule"],
             ob=plan.ob, wager=wager, pool=plan.pool, successes=successes, succeeded=succeeded, cash_spent=spent),
             cause=cause)
+        if succeeded and kit is not None:
+            buyer = ctx.world.stable.character(plan.character)
+            batch.add(character_stream(plan.character), item_gained(ctx, buyer, item, kit, source="bought",
+                                                                   why=f"bought for Cost {cost}"), cause=bought)
         return batch.done()
 
     return record(store, campaign, actor, decide, game_date=game_date, ruling=ruling)
@@ -309,9 +308,14 @@ def sell(store, campaign, name: str, item: str, *, cost: int, actor: str,
         gained, cause = 0, None
         if dice:
             cause, _, gained = batch.roll(f"{dice}{coeac.POOL}", character=character.name, why=f"sell {item}")
-        batch.add(character_stream(character.name), ItemSold(
+        sold = batch.add(character_stream(character.name), ItemSold(
             character=character.name, item=item, cost=cost, wealth=character.wealth, dice=dice,
             cash_gained=gained), cause=cause)
+        goods = ctx.world.inventory.item(character.name, item)
+        if goods is not None:  # what was carried leaves the inventory
+            room_check(character, tuple(i for i in ctx.world.inventory.of(character.name) if i is not goods))
+            batch.add(character_stream(character.name), ItemDropped(character=character.name, item=goods.name,
+                                                                    why="sold"), cause=sold)
         return batch.done()
 
     return record(store, campaign, actor, decide, game_date=game_date, ruling=ruling)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Optional, Sequence
 
-from ledger.commands.base import Context, character_stream, find_character, record
+from ledger.commands.base import Context, acting, character_stream, find_character, record
 from ledger.commands.batch import Batch
 from ledger.envelope import Envelope, NewEvent
 from ledger.errors import BadInput, RuleRefused
@@ -38,12 +38,40 @@ def down_and_out(batch: Batch, character: Character, why: str = "Down and Out") 
     elif result == "skills_lost":
         _lower(batch, character, rolled, "skills", coeac.SKILLS, 2, "Impairment: which Skill")
     elif result == "gear_broken":
-        batch.add(stream, GearBroken(character=name, items=3,
-                                     note="three random items break; artifacts save on 50%"), cause=rolled)
+        _break_gear(batch, character, rolled)
     elif result == "death":
         batch.add(stream, CharacterDied(character=name, cause=f"Down and Out: rolled {total}"), cause=rolled)
         return True
     return False
+
+
+BROKEN_GEAR = 3  # l.107: "Three random items break (Artifacts have 50% chance to Save)"
+
+
+def _break_gear(batch: Batch, character: Character, rolled) -> None:
+    """Three items picked at random from the inventory, in the order it was
+    filled (1dN over those left; fewer carried, all of them); each artifact
+    among them rolls 1d6 and saves on 4-6, a Success (l.19)."""
+    name = character.name
+    left = list(batch.ctx.world.inventory.of(name))
+    picked, cause = [], rolled
+    for _ in range(min(BROKEN_GEAR, len(left))):
+        if len(left) > 1:
+            cause, _, face = batch.roll(f"1d{len(left)}", character=name, why="Broken Gear: which item")
+            picked.append(left.pop(face - 1))
+        else:
+            picked.append(left.pop())
+    broken, saved = [], []
+    for item in picked:
+        if item.artifact:
+            cause, _, face = batch.roll("1d6", character=name, why=f"Broken Gear: {item.name} is an artifact")
+            if face >= 4:
+                saved.append(item.name)
+                continue
+        broken.append(item.name)
+    batch.add(character_stream(name), GearBroken(
+        character=name, count=BROKEN_GEAR, broken=broken, saved=saved,
+        note="three random items break; artifacts save on 50%"), cause=cause)
 
 
 def _lower(batch: Batch, character: Character, rolled, field: str, names: tuple[str, ...], count: int,
@@ -93,8 +121,6 @@ def roll_down_and_out(store: Store, campaign: Optional[str], name: str, *, actor
 def _aided(ctx: Context, batch: Batch, character: Character, aid_by: str, bonus: int) -> bool:
     """The helper's Medicine test: 2 dice plus the rating (l.18), plus bonus or
     penalty dice (l.38), against Ob 3. Recorded whatever the result."""
-    from ledger.commands.economy import acting  # economy imports the session module, which imports this one
-
     helper = acting(ctx, aid_by)
     if key(helper.name) == key(character.name):
         raise RuleRefused(f"{character.name} is down and out and cannot give medical aid to themselves (004 l.100)")

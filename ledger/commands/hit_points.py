@@ -5,14 +5,15 @@ from __future__ import annotations
 
 from typing import Optional, Sequence
 
-from ledger.commands.base import Context, character_stream, clean_text, find_character, record
+from ledger.commands.base import Context, acting, character_stream, clean_text, find_character, record
 from ledger.commands.batch import Batch
-from ledger.commands.economy import acting
+from ledger.commands.inventory import depletion_check
 from ledger.envelope import Envelope, NewEvent
 from ledger.errors import BadInput, RuleRefused
 from ledger.events.coeac import BonusHpExpired, BonusHpGained, HpDamaged, HpHealed, RestTaken
 from ledger.events.stable import CharacterDied
 from ledger.store import Store
+from ledger.text import LABEL_LIMIT
 from projections.stable import Character
 
 
@@ -124,16 +125,36 @@ SHORT_REST_HP = 3  # l.115: "everyone in the party regains up to three Hit Point
 
 
 def rest(store: Store, campaign: Optional[str], kind: str, names: Sequence[str], *, actor: str,
+         rations: Optional[str] = None, hand: Optional[Sequence[int]] = None,
          game_date: Optional[str] = None, ruling: Optional[str] = None) -> list[Envelope]:
-    """A short rest (l.115) or a long rest (l.116) for each character of the party."""
+    """A short rest (l.115) or a long rest (l.116) for each character of the
+    party. With ``rations`` the Rations each carries are spent and checked for
+    Depletion: a short rest needs a majority of the party to spend them, a long
+    rest everyone who recovers."""
     if kind not in ("short", "long"):
         raise BadInput("a rest is short or long")
+    rations = clean_text(rations, "--rations", LABEL_LIMIT) if rations is not None else None
 
     def decide(ctx: Context) -> list[NewEvent]:
-        batch = Batch(ctx)
-        for c in resting(ctx, names):
+        batch = Batch(ctx, hand)
+        party = resting(ctx, names)
+        spenders = {c.name: ctx.world.inventory.item(c.name, rations) for c in party} if rations else {}
+        spenders = {name: item for name, item in spenders.items() if item is not None}
+        if rations:
+            without = [c.name for c in party if c.name not in spenders]
+            if kind == "long" and without:
+                raise RuleRefused(f"{without[0]} carries no {rations}: a long rest is taken spending Rations "
+                                  "(004 l.116); leave them out of it")
+            if kind == "short" and 2 * len(spenders) <= len(party):
+                raise RuleRefused(f"only {len(spenders)} of the {len(party)} resting carry {rations}: a short rest "
+                                  "needs the majority of the party to spend Rations (004 l.115)")
+        for c in party:
             healed = c.max_hp - c.hp if kind == "long" else min(SHORT_REST_HP, c.max_hp - c.hp)
-            batch.add(character_stream(c.name), RestTaken(character=c.name, kind=kind, healed=healed))
+            item = spenders.get(c.name)
+            rested = batch.add(character_stream(c.name), RestTaken(
+                character=c.name, kind=kind, healed=healed, rations=item.name if item else None))
+            if item is not None and item.depletion is not None:  # l.115-116: then checked for Depletion
+                depletion_check(batch, c, item, why=f"{kind} rest", cause=rested)
         return batch.done()
 
     return record(store, campaign, actor, decide, game_date=game_date, ruling=ruling)

@@ -105,9 +105,15 @@ class SkillReduced(EventModel):
 
 @register
 class GearBroken(EventModel):
+    """l.107: three random items break; an artifact saves on a 50% roll. Schema 2
+    names the items (schema 1 gave only their number)."""
+
     type: Literal["gear.broken"] = "gear.broken"
+    schema_version = 2
     character: str
-    items: int
+    count: int  # how many were to break
+    broken: list[str]  # the items that broke, now gone from the inventory
+    saved: list[str]  # artifacts that made their save
     note: str
 
 
@@ -278,3 +284,73 @@ class MedicalAidRolled(EventModel):
     ob: int
     successes: int
     succeeded: bool
+
+
+# -- inventory (l.552-564, l.766) ---------------------------------------------------
+
+@register
+class ItemGained(EventModel):
+    """An item goes into a character's inventory (l.553: twelve Slots, one per
+    item of narrative importance unless it is cumbersome, l.555)."""
+
+    type: Literal["item.gained"] = "item.gained"
+    character: str
+    item: str
+    slots: int
+    depletion: Optional[int]  # l.563: the Depletion score, e.g. Torches (15+)
+    cash: int  # l.766: its worth in Cash dice (a commodity, a single treasure), 0 if none
+    artifact: bool  # l.107: an artifact saves on 50% when gear breaks
+    carries: int  # Slots it carries itself: a pack animal 6, a cart 3 or 6 (l.560)
+    source: str  # found | bought
+    why: str
+
+
+@register
+class ItemDropped(EventModel):
+    """Out of the inventory: used up (l.564), sold, lost, left behind."""
+
+    type: Literal["item.dropped"] = "item.dropped"
+    character: str
+    item: str
+    why: str
+
+
+@register
+class DepletionChecked(EventModel):
+    """l.563: after use, a d20 at or above the Depletion score leaves one use;
+    the next use after that expends the item without a roll."""
+
+    type: Literal["item.depletion_checked"] = "item.depletion_checked"
+    character: str
+    item: str
+    score: int
+    roll: Optional[int]  # None: it was on its last use, no check rolled
+    result: str  # lasts | last_use | expended
+
+
+@register
+class ItemGiven(EventModel):
+    type: Literal["item.given"] = "item.given"
+    character: str
+    to: str
+    item: str
+    why: str
+
+
+@register
+class CashGiven(EventModel):
+    type: Literal["cash.given"] = "cash.given"
+    character: str
+    to: str
+    amount: int
+    why: str
+
+
+@register
+class CommodityConverted(EventModel):
+    """l.766: commodities and treasure brought back to civilization become Cash."""
+
+    type: Literal["commodity.converted"] = "commodity.converted"
+    character: str
+    item: str
+    cash: int

@@ -142,3 +142,10 @@ def _skill_v2(payload: dict) -> dict:
 def _ticked_v2(payload: dict) -> dict:
     # Before project_ticks every downtime action given a project filled a tick.
     return {**payload, "period": "", "rule": "action"}
+
+
+@upcaster("gear.broken", 1)
+def _gear_v1(payload: dict) -> dict:
+    # Schema 1 counted the broken items without naming them: none is known to be gone.
+    return {"character": payload["character"], "count": payload["items"], "broken": [], "saved": [],
+            "note": payload["note"]}
