@@ -84,10 +84,11 @@ DICE = typer.Option(None, "--dice", help="The Rations' d20s by hand, in the part
 
 
 def _rest(ctx: typer.Context, kind: str, names: Optional[list[str]], rations, dice, json: bool, game_date,
-          ruling) -> None:
+          ruling, resources: Optional[list[str]] = None) -> None:
     opts = options(ctx)
+    chosen = dict(item.partition("=")[::2] for item in resources or [])
     _print_events(commands.rest(opts.store(), opts.campaign, kind, names or [], rations=rations, hand=faces(dice),
-                                actor=opts.who(), **opts.late(game_date, ruling)), json)
+                                resources=chosen, actor=opts.who(), **opts.late(game_date, ruling)), json)
 
 
 @rest_app.command("short")
@@ -95,9 +96,12 @@ def _rest(ctx: typer.Context, kind: str, names: Optional[list[str]], rations, di
 def short(ctx: typer.Context,
           names: Optional[list[str]] = typer.Argument(None, help="Who rests (default: everyone activated)."),
           rations: Optional[str] = RATIONS, dice: Optional[str] = DICE,
+          resource: Optional[list[str]] = typer.Option(
+              None, "--resource", help="C=RESOURCE: the Class Resource a point of which C regains (default: the "
+                                       "core class's; repeatable)."),
           json: bool = JSON_OPTION, game_date: Optional[str] = GAME_DATE, ruling: Optional[str] = RULING) -> None:
-    """A short rest: up to three HP back each (004 l.115)."""
-    _rest(ctx, "short", names, rations, dice, json, game_date, ruling)
+    """A short rest: up to three HP and a point of a Class Resource back each (004 l.115)."""
+    _rest(ctx, "short", names, rations, dice, json, game_date, ruling, resource)
 
 
 @rest_app.command("long")
@@ -106,5 +110,5 @@ def long(ctx: typer.Context,
          names: Optional[list[str]] = typer.Argument(None, help="Who rests (default: everyone activated)."),
          rations: Optional[str] = RATIONS, dice: Optional[str] = DICE,
          json: bool = JSON_OPTION, game_date: Optional[str] = GAME_DATE, ruling: Optional[str] = RULING) -> None:
-    """A long rest: every lost HP back (004 l.116)."""
+    """A long rest: every lost HP back, and Class Resources under long_rest_resources (004 l.116)."""
     _rest(ctx, "long", names, rations, dice, json, game_date, ruling)

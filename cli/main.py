@@ -32,7 +32,8 @@ GROUPS = {
     "wound": ("skirmish", "wound_app"), "skirmish": ("skirmish", "skirmish_app"),
     # seed 004, issue 14
     "treasury": ("company", "treasury_app"), "hp": ("hit_points", "hp_app"), "rest": ("hit_points", "rest_app"),
-    "item": ("inventory", "app"),
+    "item": ("inventory", "app"), "boon": ("boons", "boon_app"), "specialty": ("boons", "specialty_app"),
+    "resource": ("boons", "resource_app"),
 }
 # name: (module, function, wrap in guarded, context settings)
 COMMANDS = {

@@ -8,7 +8,8 @@ Two kinds of check, each a small function of the world and one event:
   only in safe time);
 * ``invariants(world, e)``: what must hold after it, for whatever the event
   touched (Cash and silver never below zero, Wealth 0-12, HP 0 to max and
-  Bonus HP never below zero, no more Slots carried than there are, luck never below zero, a project clock never
+  Bonus HP never below zero, no more Slots carried than there are, no more
+  Boons chosen than gained, Class Resources within their pools, luck never below zero, a project clock never
   past full, the Company's treasury never below zero).
 
 Each returns what would no longer hold, in a few words, or None. A fact
@@ -191,6 +192,11 @@ def _character_holds(world: World, name: str) -> Optional[str]:
             return f"{c.name}'s HP would be {c.hp}, outside 0-{c.max_hp} (004 l.84, l.100)"
         if c.bonus_hp < 0:
             return f"{c.name}'s Bonus HP would be {c.bonus_hp}, below zero"
+        if c.boons_unchosen < 0:
+            return f"{c.name} would have chosen more Boons than gained (004 l.503)"
+        drained = next((r for r, n in c.resources.items() if not 0 <= n <= c.resource_max[r]), None)
+        if drained:
+            return f"{c.name}'s {drained} would be {c.resources[drained]}, outside 0-{c.resource_max[drained]}"
         need, can = inventory_load(world, c.name)
         if need > can:
             return f"{c.name} would carry {need} Slots of {can} (004 l.553-560)"

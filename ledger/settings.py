@@ -38,6 +38,12 @@ SETTINGS: dict[str, Setting] = {s.key: s for s in (
     Setting("project_ticks", "coeac", "session", ("session", "action"),
             "a character fills at most one tick of a project each session (004 l.648), "
             "or one tick per downtime action given it (action)"),
+    Setting("long_rest_resources", "coeac", "full", ("full", "none"),
+            "a long rest restores every Class Resource, as a per-day power (full), or none: they come back "
+            "only a point at a short rest or when the referee grants them (004 l.115-116: the seed is silent)"),
+    Setting("specialty_resources", "coeac", "named", ("named", "none"),
+            "a Specialty Class brings the Class Resource its line capitalises, as the core classes' lines do "
+            "(Authority, Faith, Ferocity…; 004 l.536-549), or none of its own (the seed does not say)"),
     Setting("vow_xp", "xp", "threshold", ("threshold", "stated"),
             "a fulfilled vow pays the XP at which the current level began, "
             "or the referee states the award (002 §2)"),

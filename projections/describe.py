@@ -87,6 +87,14 @@ _LINES: dict[str, Callable[[dict], str]] = {
     "medical_aid.rolled": lambda p: f"{p['by']} gives {p['character']} medical aid: {p['successes']} of Ob "
                                     f"{p['ob']} on {p['pool']} dice, " + ("the Down and Out table follows"
                                                                           if p["succeeded"] else "failed"),
+    "boon.spent": lambda p: f"{p['character']} chooses a Boon from the {p['boon_list']} list: "
+                            + (f"{p['target']} {p['before']} -> {p['before'] + 1}" if p["kind"] != "feat"
+                               else p["target"]),
+    "specialty.unlocked": lambda p: f"{p['character']} unlocks the {p['specialty']} Specialty Class"
+                                    + (f" (Class Resource {p['resource']})" if p["resource"] else "") + f": {p['why']}",
+    "resource.max_set": lambda p: f"{p['character']}'s {p['resource']} pool {p['before']} -> {p['maximum']}: {p['why']}",
+    "resource.changed": lambda p: f"{p['character']} {'spends' if p['delta'] < 0 else 'regains'} {abs(p['delta'])} "
+                                  f"{p['resource']}: {p['why']}",
     "gear.broken": lambda p: f"{p['character']}: Broken Gear: " + (", ".join(p["broken"]) or "nothing") + " broken"
                              + (f"; {', '.join(p['saved'])} saved (artifact)" if p["saved"] else ""),
     "item.gained": lambda p: f"{p['character']} {'buys' if p['source'] == 'bought' else 'takes'} {p['item']} "

@@ -20,7 +20,7 @@ def sheet(world: World, name: str) -> Optional[dict]:
                    slots={"used": used, "capacity": capacity})
     else:  # Boons, Cash, Wealth, HP and Followers are seed 004's
         for field in ("boons", "cash", "wealth", "lifestyle", "followers", "follower_vacancies", "hp", "bonus_hp",
-                      "down_and_out"):
+                      "down_and_out", "boons_unchosen", "boon_choices", "specialties", "resources"):
             out.pop(field)
     if world.campaign.runs("gods"):
         standing = world.divine.of(character.name)

@@ -32,6 +32,9 @@ ATTEMPTS = {
     "status": {"down_and_out.rolled", "wound.open_checked", "medical_aid.rolled"},
     "hp": {"hp.damaged", "hp.healed", "rest.taken"},
     "bonus_hp": {"hp.damaged"},
+    "boons_unchosen": {"boon.spent"},
+    "skills": {"boon.spent", "skill.reduced"},
+    "saves": {"boon.spent", "save.lost"},
     "black_marks": {"god.crawled", "god.repented", "god.sacrificed", "god.punishment_checked"},
     "grey_marks": {"god.crawled", "god.sacrificed"},
 }
@@ -62,9 +65,26 @@ def subject_figure(subject: str, field: Optional[str]) -> Subject:
                        lambda e: e.type == "stronghold.attempted" and key(e.payload["name"]) == key(name))
     if not field:
         raise ValueError("name the field: `tally why CHARACTER FIELD` (e.g. wealth, cash, black_marks)")
-    attempts = ATTEMPTS.get(field, set())
-    return Subject(f"{subject}'s {field}", lambda w: (sheet(w, subject) or {}).get(field),
-                   lambda e: e.type in attempts and key(e.payload.get("character", "")) == key(subject))
+    head, _, entry = field.partition(".")
+    attempts = ATTEMPTS.get(head, set())
+
+    def concerns(e: Envelope) -> bool:
+        if e.type not in attempts or key(e.payload.get("character", "")) != key(subject):
+            return False
+        return not entry or entry.lower() in {str(e.payload.get(k)).lower() for k in ("target", "skill", "save")}
+
+    return Subject(f"{subject}'s {field}", lambda w: _field(sheet(w, subject) or {}, field), concerns)
+
+
+def _field(found: dict, field: str) -> Any:
+    """A sheet field, or one entry of it: ``skills.Stealth``, ``resources.Luck`` (names case-blind)."""
+    head, _, entry = field.partition(".")
+    value = found.get(head)
+    if not entry:
+        return value
+    if not isinstance(value, dict):
+        return None
+    return next((v for k, v in value.items() if k.lower() == entry.lower()), None)
 
 
 def story(held: Iterable[Envelope], point: Point, subject: Subject) -> list[dict]:

@@ -165,6 +165,12 @@ def record(store: Store, name: Optional[str], actor: str,
         return appended
 
 
+def record_one(store: Store, name: Optional[str], actor: str, decide: Callable[[Context], NewEvent], *,
+               game_date: Optional[str] = None, ruling: Optional[str] = None) -> Envelope:
+    """``record`` for a command that decides a single event."""
+    return record(store, name, actor, lambda ctx: [decide(ctx)], game_date=game_date, ruling=ruling)[0]
+
+
 def query(store: Store, name: Optional[str], read: Callable[[Context], T], point: Optional[Pin] = None) -> T:
     """A read-only question about a campaign, as of ``point`` on any of the three axes."""
     with store.reading() as tx:

@@ -5,8 +5,11 @@ from __future__ import annotations
 
 from typing import Optional, Sequence
 
-from ledger.commands.base import Context, acting, character_stream, clean_text, find_character, record
+from ledger.commands.base import (Context, acting, character_stream, clean_text, find_character, record,
+                                  record_one)
+from ledger import settings
 from ledger.commands.batch import Batch
+from ledger.commands.boons import pool_of
 from ledger.commands.inventory import depletion_check
 from ledger.envelope import Envelope, NewEvent
 from ledger.errors import BadInput, RuleRefused
@@ -14,6 +17,7 @@ from ledger.events.coeac import BonusHpExpired, BonusHpGained, HpDamaged, HpHeal
 from ledger.events.stable import CharacterDied
 from ledger.store import Store
 from ledger.text import LABEL_LIMIT
+from projections.names import key
 from projections.stable import Character
 
 
@@ -27,10 +31,6 @@ def _tracked(ctx: Context, name: str) -> Character:
 def _at_least_one(amount: int, what: str) -> None:
     if amount < 1:
         raise BadInput(f"{what} is at least 1")
-
-
-def _one(store: Store, campaign: Optional[str], actor: str, decide, game_date, ruling) -> Envelope:
-    return record(store, campaign, actor, lambda ctx: [decide(ctx)], game_date=game_date, ruling=ruling)[0]
 
 
 def damage(store: Store, campaign: Optional[str], name: str, amount: int, *, why: str, actor: str,
@@ -47,7 +47,7 @@ def damage(store: Store, campaign: Optional[str], name: str, amount: int, *, why
             character=c.name, damage=amount, from_bonus=from_bonus, from_hp=from_hp, hp_before=c.hp, why=why),
             game_time=ctx.today)
 
-    return _one(store, campaign, actor, decide, game_date, ruling)
+    return record_one(store, campaign, actor, decide, game_date=game_date, ruling=ruling)
 
 
 def heal(store: Store, campaign: Optional[str], name: str, amount: int, *, why: str, actor: str,
@@ -63,7 +63,7 @@ def heal(store: Store, campaign: Optional[str], name: str, amount: int, *, why: 
         return NewEvent(character_stream(c.name), HpHealed(
             character=c.name, requested=amount, healed=min(amount, c.max_hp - c.hp), why=why), game_time=ctx.today)
 
-    return _one(store, campaign, actor, decide, game_date, ruling)
+    return record_one(store, campaign, actor, decide, game_date=game_date, ruling=ruling)
 
 
 def gain_bonus(store: Store, campaign: Optional[str], name: str, amount: int, *, why: str, actor: str,
@@ -77,7 +77,7 @@ def gain_bonus(store: Store, campaign: Optional[str], name: str, amount: int, *,
         return NewEvent(character_stream(c.name), BonusHpGained(character=c.name, amount=amount, why=why),
                         game_time=ctx.today)
 
-    return _one(store, campaign, actor, decide, game_date, ruling)
+    return record_one(store, campaign, actor, decide, game_date=game_date, ruling=ruling)
 
 
 def expire_bonus(store: Store, campaign: Optional[str], name: str, *, why: str, actor: str,
@@ -92,7 +92,7 @@ def expire_bonus(store: Store, campaign: Optional[str], name: str, *, why: str, 
         return NewEvent(character_stream(c.name), BonusHpExpired(character=c.name, lost=c.bonus_hp, why=why),
                         game_time=ctx.today)
 
-    return _one(store, campaign, actor, decide, game_date, ruling)
+    return record_one(store, campaign, actor, decide, game_date=game_date, ruling=ruling)
 
 
 def die(store: Store, campaign: Optional[str], name: str, *, why: str, actor: str,
@@ -105,7 +105,7 @@ def die(store: Store, campaign: Optional[str], name: str, *, why: str, actor: st
         c = find_character(ctx, name)
         return NewEvent(character_stream(c.name), CharacterDied(character=c.name, cause=why), game_time=ctx.today)
 
-    return _one(store, campaign, actor, decide, game_date, ruling)
+    return record_one(store, campaign, actor, decide, game_date=game_date, ruling=ruling)
 
 
 def resting(ctx: Context, names: Sequence[str]) -> list[Character]:
@@ -125,36 +125,58 @@ SHORT_REST_HP = 3  # l.115: "everyone in the party regains up to three Hit Point
 
 
 def rest(store: Store, campaign: Optional[str], kind: str, names: Sequence[str], *, actor: str,
-         rations: Optional[str] = None, hand: Optional[Sequence[int]] = None,
+         rations: Optional[str] = None, resources: Optional[dict[str, str]] = None,
+         hand: Optional[Sequence[int]] = None,
          game_date: Optional[str] = None, ruling: Optional[str] = None) -> list[Envelope]:
-    """A short rest (l.115) or a long rest (l.116) for each character of the
-    party. With ``rations`` the Rations each carries are spent and checked for
-    Depletion: a short rest needs a majority of the party to spend them, a long
-    rest everyone who recovers."""
+    """A short rest (l.115: up to three HP and a point of the Class Resource of
+    each character's choice, ``resources``, by default the core class's) or a
+    long rest (l.116: every lost HP; Class Resources under long_rest_resources)
+    for each character of the party. With ``rations`` the Rations each carries
+    are spent and checked for Depletion: a short rest needs a majority of the
+    party to spend them, a long rest everyone who recovers."""
     if kind not in ("short", "long"):
         raise BadInput("a rest is short or long")
     rations = clean_text(rations, "--rations", LABEL_LIMIT) if rations is not None else None
+    chosen = {key(k): v for k, v in (resources or {}).items()}
+    if chosen and kind == "long":
+        raise BadInput("--resource is a short rest's choice (004 l.115); a long rest follows long_rest_resources")
 
     def decide(ctx: Context) -> list[NewEvent]:
         batch = Batch(ctx, hand)
         party = resting(ctx, names)
-        spenders = {c.name: ctx.world.inventory.item(c.name, rations) for c in party} if rations else {}
-        spenders = {name: item for name, item in spenders.items() if item is not None}
-        if rations:
-            without = [c.name for c in party if c.name not in spenders]
-            if kind == "long" and without:
-                raise RuleRefused(f"{without[0]} carries no {rations}: a long rest is taken spending Rations "
-                                  "(004 l.116); leave them out of it")
-            if kind == "short" and 2 * len(spenders) <= len(party):
-                raise RuleRefused(f"only {len(spenders)} of the {len(party)} resting carry {rations}: a short rest "
-                                  "needs the majority of the party to spend Rations (004 l.115)")
+        unknown = set(chosen) - {key(c.name) for c in party}
+        if unknown:
+            raise BadInput(f"--resource names {sorted(unknown)[0]}, who is not resting")
+        spenders = _spending(ctx, party, rations, kind)
+        rule = settings.value(ctx.campaign.settings, "long_rest_resources") if kind == "long" else None
         for c in party:
             healed = c.max_hp - c.hp if kind == "long" else min(SHORT_REST_HP, c.max_hp - c.hp)
+            resource, gained = None, 0
+            if kind == "short" and (c.resource_max or key(c.name) in chosen):
+                resource = pool_of(c, chosen.get(key(c.name)))
+                gained = 1 if c.resources[resource] < c.resource_max[resource] else 0
             item = spenders.get(c.name)
             rested = batch.add(character_stream(c.name), RestTaken(
-                character=c.name, kind=kind, healed=healed, rations=item.name if item else None))
+                character=c.name, kind=kind, healed=healed, resource=resource, resource_gained=gained,
+                resources_rule=rule, rations=item.name if item else None))
             if item is not None and item.depletion is not None:  # l.115-116: then checked for Depletion
                 depletion_check(batch, c, item, why=f"{kind} rest", cause=rested)
         return batch.done()
 
     return record(store, campaign, actor, decide, game_date=game_date, ruling=ruling)
+
+
+def _spending(ctx: Context, party: list[Character], rations: Optional[str], kind: str) -> dict:
+    """Who of the party spends the Rations named, each with the item spent."""
+    if not rations:
+        return {}
+    carried = {c.name: ctx.world.inventory.item(c.name, rations) for c in party}
+    spenders = {name: item for name, item in carried.items() if item is not None}
+    without = [c.name for c in party if c.name not in spenders]
+    if kind == "long" and without:
+        raise RuleRefused(f"{without[0]} carries no {rations}: a long rest is taken spending Rations "
+                          "(004 l.116); leave them out of it")
+    if kind == "short" and 2 * len(spenders) <= len(party):
+        raise RuleRefused(f"only {len(spenders)} of the {len(party)} resting carry {rations}: a short rest "
+                          "needs the majority of the party to spend Rations (004 l.115)")
+    return spenders

@@ -354,3 +354,55 @@ class CommodityConverted(EventModel):
     character: str
     item: str
     cash: int
+
+
+# -- Boons, Specialty Classes, Class Resources (l.499-549) -------------------------------
+
+@register
+class BoonSpent(EventModel):
+    """A Boon gained is chosen from a list the character may take (l.503, l.533):
+    +1 to a Skill or a Save — a bigger dice pool (l.18, l.507) — or a Feat,
+    spell or power named by the referee."""
+
+    type: Literal["boon.spent"] = "boon.spent"
+    character: str
+    boon_list: str  # Adventurer, the core class, or an unlocked Specialty Class
+    kind: str  # skill | save | feat
+    target: str  # the Skill or Save raised, or the Feat taken
+    before: Optional[int]  # the rating raised, as it stood (None for a Feat)
+
+
+@register
+class SpecialtyUnlocked(EventModel):
+    """l.532-533: a Specialty Class unlocked through the fiction; its Boon list opens."""
+
+    type: Literal["specialty.unlocked"] = "specialty.unlocked"
+    character: str
+    specialty: str
+    resource: Optional[str]  # the Class Resource it brings, under the rule below
+    rule: str  # specialty_resources in force
+    why: str
+
+
+@register
+class ResourceMaxSet(EventModel):
+    """The size of a Class Resource pool (l.500), as the class or a Feat gives it:
+    the seed's class pages are not in it, so the referee says."""
+
+    type: Literal["resource.max_set"] = "resource.max_set"
+    character: str
+    resource: str
+    maximum: int
+    before: int  # the maximum it replaces; the pool moves by the difference
+    why: str
+
+
+@register
+class ResourceChanged(EventModel):
+    """Class Resource spent (l.500: normally one of each type in an action) or regained."""
+
+    type: Literal["resource.changed"] = "resource.changed"
+    character: str
+    resource: str
+    delta: int
+    why: str
