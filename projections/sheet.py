@@ -5,7 +5,9 @@ from __future__ import annotations
 
 from typing import Optional
 
+from projections.downtime import view
 from projections.inventory import load
+from projections.names import key
 from projections.world import World
 
 
@@ -16,8 +18,9 @@ def sheet(world: World, name: str) -> Optional[dict]:
     out = character.sheet()
     if world.campaign.runs("coeac"):
         used, capacity = load(world, character.name)
+        owned = [view(p) for p in world.downtime.projects.values() if key(p["owner"]) == key(character.name)]
         out.update(inventory=[i.view() for i in world.inventory.of(character.name)],
-                   slots={"used": used, "capacity": capacity})
+                   slots={"used": used, "capacity": capacity}, projects=owned)
     else:  # Boons, Cash, Wealth, HP and Followers are seed 004's
         for field in ("boons", "cash", "wealth", "lifestyle", "followers", "follower_vacancies", "hp", "bonus_hp",
                       "down_and_out", "boons_unchosen", "boon_choices", "specialties", "resources"):
