@@ -97,7 +97,7 @@ _LINES: dict[str, Callable[[dict], str]] = {
                                   f"{p['resource']}: {p['why']}",
     "gear.broken": lambda p: f"{p['character']}: Broken Gear: " + (", ".join(p["broken"]) or "nothing") + " broken"
                              + (f"; {', '.join(p['saved'])} saved (artifact)" if p["saved"] else ""),
-    "item.gained": lambda p: f"{p['character']} {'buys' if p['source'] == 'bought' else 'takes'} {p['item']} "
+    "item.gained": lambda p: f"{p['item']} goes into {p['character']}'s inventory "
                              f"({p['slots']} Slot{'s' if p['slots'] != 1 else ''}"
                              + (f", Depletion {p['depletion']}+" if p["depletion"] else "")
                              + (f", worth {p['cash']} Cash" if p["cash"] else "")
