@@ -162,3 +162,20 @@ def test_a_late_loss_that_leaves_a_later_load_too_heavy_is_refused(kit):
     (later,) = kit.ok("log", "--type", "item.gained", "--json").json
     refused = kit.refused("follower", "lose", "Bo", "Hasan", "--why", "ran off", "--game-date", "1024-03-05").stderr
     assert f"event {later['position']} (item.gained" in refused and "Bo would carry 14 Slots of 12" in refused
+
+
+def test_a_v1_broken_gear_payload_names_no_items_and_breaks_none():
+    # gear.broken schema 1 counted the items without naming them: upcast, nothing is known to be gone.
+    from ledger.events.registry import decode
+    from ledger.envelope import Envelope
+    from projections import inventory
+
+    v1 = {"character": "Bo", "items": 3, "note": "three random items break; artifacts save on 50%"}
+    event = decode("gear.broken", 1, v1)
+    assert event.payload() == {"character": "Bo", "count": 3, "broken": [], "saved": [], "note": v1["note"]}
+    state = inventory.apply(inventory.Inventory(), Envelope(1, "C", "s", 1, "item.gained", 1, 1, "", None, "", None, {
+        "character": "Bo", "item": "Rope", "slots": 1, "depletion": None, "cash": 0, "artifact": False,
+        "carries": 0, "source": "found", "why": "x"}, "", ""))
+    after = inventory.apply(state, Envelope(2, "C", "s", 2, "gear.broken", 2, 1, "", None, "", None,
+                                            event.payload(), "", ""))
+    assert [i.name for i in after.of("Bo")] == ["Rope"]

@@ -5,9 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Optional, Sequence
 
+from ledger import settings
 from ledger.commands.base import Context, acting, clean_name, clean_text, find_character, query, record
 from ledger.commands.batch import Batch
-from ledger import settings
 from ledger.commands.economy import Plan, attempt_period, check_rank_up, check_wager
 from ledger.envelope import Envelope, NewEvent
 from ledger.errors import BadInput, NotFound, RuleRefused

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from typing import Optional
 
+from ledger import settings
 from ledger.commands.base import Context, character_stream, clean_name, clean_text, find_character, record
 from ledger.envelope import NewEvent
 from ledger.errors import BadInput, NotFound, RuleRefused
 from ledger.events.downtime import DowntimeActed, ProjectStarted, ProjectTicked
-from ledger import settings
 from projections.downtime import actions_available, span_start, ticked_in
 from projections.names import key
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Optional, Sequence
 
+from ledger import settings
 from ledger.commands.base import Context, acting, character_stream, clean_text, find_character, query, record
 from ledger.commands.batch import Batch
 from ledger.commands.inventory import Kit, item_gained, room_check
@@ -21,7 +22,6 @@ from ledger.envelope import Envelope, NewEvent
 from ledger.errors import BadInput, NotFound, RuleRefused
 from ledger.events.coeac import ItemBought, ItemDropped, ItemSold, WealthAttempted
 from ledger.events.stable import CashChanged, TreasureDivided, TreasureFound
-from ledger import settings
 from ledger.rules import coeac
 from ledger.text import LABEL_LIMIT
 from projections.names import key

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Optional, Sequence
 
+from ledger import settings
 from ledger.commands.base import Context, acting, character_stream, find_character, record
 from ledger.commands.batch import Batch
 from ledger.envelope import Envelope, NewEvent
@@ -11,7 +12,6 @@ from ledger.errors import BadInput, RuleRefused
 from ledger.events.coeac import (DownAndOutRolled, GearBroken, MaxHpChanged, MedicalAidRolled, SaveLost,
                                  SkillReduced)
 from ledger.events.stable import BoonGained, CharacterDied
-from ledger import settings
 from ledger.rules import coeac
 from ledger.store import Store
 from projections.names import key
