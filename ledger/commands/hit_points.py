@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from typing import Optional, Sequence
 
+from ledger import settings
 from ledger.commands.base import (Context, acting, character_stream, clean_text, find_character, record,
                                   record_one)
-from ledger import settings
 from ledger.commands.batch import Batch
 from ledger.commands.boons import pool_of
 from ledger.commands.inventory import depletion_check
