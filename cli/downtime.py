@@ -91,7 +91,8 @@ def project_show(ctx: typer.Context, at_event: Optional[int] = AT_EVENT, as_of: 
                  as_recorded: Optional[str] = AS_RECORDED, json: bool = JSON_OPTION) -> None:
     """Every project clock and how full it is."""
     opts = options(ctx)
-    projects = query(opts.store(), opts.campaign, lambda c: [project_view(p) for p in c.world.downtime.projects.values()],
+    projects = query(opts.store(), opts.campaign,
+                     lambda c: [project_view(p) for p in c.world.downtime.projects.values()],
                      point=Pin(at_event, as_of, as_recorded))
     if json:
         print_json(projects)

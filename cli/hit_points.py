@@ -23,7 +23,8 @@ def _offer(recorded) -> None:
         p = e.payload
         if e.type == "hp.damaged" and p["hp_before"] - p["from_hp"] == 0:
             who = p["character"]
-            first = "roll the Down and Out table again" if p["hp_before"] == 0 else "medical aid by the end of the scene"
+            first = ("roll the Down and Out table again" if p["hp_before"] == 0
+                     else "medical aid by the end of the scene")
             typer.echo(f"{who} is down and out: {first} (`tally down-and-out {who} --aid-by HELPER`, Medicine Ob 3; "
                        f"struck again: `tally down-and-out {who}`); no aid by the end of the Turn is death "
                        f"(`tally char die {who} --why \"no aid\"`)")

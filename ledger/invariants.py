@@ -60,7 +60,8 @@ def _stronghold_attempt(world: World, p: dict) -> Optional[str]:
         return f"{s.name} would have two improvement attempts in {p['period']} (one per session, 004 l.185)"
     payer = _character(world, p["by"])
     if p["wealth_dice"] and payer is not None and payer.wealth != p["wealth_dice"]:
-        return f"{payer.name}'s Wealth would be {payer.wealth}, not the {p['wealth_dice']} dice the pool was rolled with"
+        return (f"{payer.name}'s Wealth would be {payer.wealth}, not the {p['wealth_dice']} dice the pool "
+                "was rolled with")
     return None
 
 

@@ -92,7 +92,8 @@ _LINES: dict[str, Callable[[dict], str]] = {
                                else p["target"]),
     "specialty.unlocked": lambda p: f"{p['character']} unlocks the {p['specialty']} Specialty Class"
                                     + (f" (Class Resource {p['resource']})" if p["resource"] else "") + f": {p['why']}",
-    "resource.max_set": lambda p: f"{p['character']}'s {p['resource']} pool {p['before']} -> {p['maximum']}: {p['why']}",
+    "resource.max_set": lambda p: f"{p['character']}'s {p['resource']} pool {p['before']} -> {p['maximum']}: "
+                                  f"{p['why']}",
     "resource.changed": lambda p: f"{p['character']} {'spends' if p['delta'] < 0 else 'regains'} {abs(p['delta'])} "
                                   f"{p['resource']}: {p['why']}",
     "gear.broken": lambda p: f"{p['character']}: Broken Gear: " + (", ".join(p["broken"]) or "nothing") + " broken"

@@ -180,7 +180,8 @@ def _resource_max(state: Stable, p: dict) -> Stable:
 
 def _resource(state: Stable, p: dict) -> Stable:
     c = state.characters[key(p["character"])]
-    return _char(state, p["character"], resources={**c.resources, p["resource"]: c.resources[p["resource"]] + p["delta"]})
+    r = p["resource"]
+    return _char(state, p["character"], resources={**c.resources, r: c.resources[r] + p["delta"]})
 
 
 def _follower_gained(state: Stable, p: dict) -> Stable:

@@ -52,7 +52,8 @@ def test_boons_come_from_the_core_class_and_unlocked_specialty_lists(veteran):
     (("boon", "choose", "Nureddine"), "give exactly one of --skill, --save or --feat"),
     (("boon", "choose", "Nureddine", "--skill", "Juggling"), "unknown skill 'Juggling'"),
     (("boon", "choose", "Nureddine", "--skill", "Stealth", "--save", "Vigor"), "exactly one"),
-    (("specialty", "unlock", "Nureddine", "Demon-Touched", "--why", "x"), "not yet unlocked in the rules themselves (004 l.546)"),
+    (("specialty", "unlock", "Nureddine", "Demon-Touched", "--why", "x"),
+     "not yet unlocked in the rules themselves (004 l.546)"),
     (("specialty", "unlock", "Nureddine", "Pirate", "--why", "x"), "unknown Specialty Class 'Pirate'"),
     (("resource", "spend", "Nureddine", "--why", "x"), "has 0 Steel and cannot spend 1"),
     (("resource", "max", "Nureddine", "Luck", "3", "--why", "x"), "has no Class Resource 'Luck': theirs: Steel"),
@@ -106,7 +107,8 @@ def test_rests_bring_class_resources_back(veteran):
     assert sheet(veteran, "Nureddine")["resources"] == {"Steel": {"current": 1, "max": 3},
                                                          "Authority": {"current": 1, "max": 2}}
     veteran.ok("rest", "long", "Nureddine")
-    (long,) = [e["payload"] for e in veteran.ok("log", "--type", "rest.taken", "--json").json if e["payload"]["kind"] == "long"]
+    rests = [e["payload"] for e in veteran.ok("log", "--type", "rest.taken", "--json").json]
+    (long,) = [r for r in rests if r["kind"] == "long"]
     assert long["resources_rule"] == "full"
     assert sheet(veteran, "Nureddine")["resources"]["Steel"] == {"current": 3, "max": 3}
     veteran.ok("campaign", "set", "long_rest_resources", "none")
