@@ -18,6 +18,8 @@ from projections.company import reputation_after
 from ledger.errors import BadInput
 
 stronghold_app = typer.Typer(help="Strongholds: found them, improve them.", no_args_is_help=True)
+treasury_app = typer.Typer(help="The Company's Cash: its strongholds' Income, paid out and paid in.",
+                           no_args_is_help=True)
 
 
 @stronghold_app.command("found")
@@ -36,7 +38,7 @@ def found(ctx: typer.Context, name: str = typer.Argument(..., help="The strongho
 @guarded
 def improve(ctx: typer.Context, name: str = typer.Argument(..., help="The stronghold."),
             wager: int = typer.Option(..., "--wager", help="Cash dice to wager (always lost)."),
-            by: str = typer.Option(..., "--by", help="The character who pays."),
+            by: str = typer.Option(..., "--by", help="The character who pays, or company (its treasury)."),
             tags: str = typer.Option(..., "--tags", help="The two tags a new rank adds, e.g. Economy,Garrison."),
             dice: Optional[str] = typer.Option(None, "--dice", help="Faces rolled by hand."),
             dry_run: bool = DRY_RUN, json: bool = JSON_OPTION,
@@ -82,15 +84,40 @@ def rep(ctx: typer.Context,
 @guarded
 def company(ctx: typer.Context, at_event: Optional[int] = AT_EVENT, as_of: Optional[str] = AS_OF,
             as_recorded: Optional[str] = AS_RECORDED, json: bool = JSON_OPTION) -> None:
-    """The Company: strongholds and Reputation."""
+    """The Company: its treasury, strongholds and Reputation."""
     opts = options(ctx)
     view = query(opts.store(), opts.campaign, lambda c: c.world.company.view(),
                  point=Pin(at_event, as_of, as_recorded))
     if json:
         print_json(view)
         return
-    print_table(["stronghold", "owner", "rating", "tags", "population"],
-                [(s["name"], s["owner"], s["rating"], ", ".join(s["tags"]), s["population"])
+    typer.echo(f"the Company's Cash: {view['cash']}")
+    print_table(["stronghold", "owner", "rating", "tags", "Economy dice", "population"],
+                [(s["name"], s["owner"], s["rating"], ", ".join(s["tags"]), s["economy"], s["population"])
                  for s in view["strongholds"]], title="Strongholds")
     print_table(["faction", "reputation"], [(f, f"{v:+d}") for f, v in view["reputation"].items()],
                 title="Reputation")
+
+
+@treasury_app.command("pay")
+@guarded
+def treasury_pay(ctx: typer.Context, name: str = typer.Argument(..., help="The character paid."),
+                 amount: int = typer.Argument(..., help="Cash dice out of the Company's treasury."),
+                 why: str = typer.Option(..., "--why", help="What for."), json: bool = JSON_OPTION,
+                 game_date: Optional[str] = GAME_DATE, ruling: Optional[str] = RULING) -> None:
+    """Pay a character out of the Company's Cash."""
+    opts = options(ctx)
+    _print_events([commands.pay_out(opts.store(), opts.campaign, name, amount, why=why, actor=opts.who(),
+                                    **opts.late(game_date, ruling))], json)
+
+
+@treasury_app.command("fund")
+@guarded
+def treasury_fund(ctx: typer.Context, name: str = typer.Argument(..., help="The character who pays in."),
+                  amount: int = typer.Argument(..., help="Cash dice into the Company's treasury."),
+                  why: str = typer.Option(..., "--why", help="What for."), json: bool = JSON_OPTION,
+                  game_date: Optional[str] = GAME_DATE, ruling: Optional[str] = RULING) -> None:
+    """A character puts Cash into the Company's treasury."""
+    opts = options(ctx)
+    _print_events([commands.fund(opts.store(), opts.campaign, name, amount, why=why, actor=opts.who(),
+                                 **opts.late(game_date, ruling))], json)

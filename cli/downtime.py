@@ -11,12 +11,12 @@ from cli.output import AS_OF, AS_RECORDED, AT_EVENT, GAME_DATE, JSON_OPTION, RUL
 from cli.session import _print_events
 from ledger.commands import downtime as commands
 from ledger.commands.base import query
-from projections.downtime import due as downtime_due
+from projections.downtime import due as downtime_due, view as project_view
 from projections.timeline import Pin
 
 app = typer.Typer(help="The weeks between sessions: what is due, and spending downtime actions.",
                   no_args_is_help=True)
-project_app = typer.Typer(help="Project clocks: long work filled one tick per downtime action.",
+project_app = typer.Typer(help="Project clocks: long work, one tick each session a character gives it an action.",
                           no_args_is_help=True)
 
 
@@ -66,7 +66,7 @@ def act(ctx: typer.Context, name: str = typer.Argument(..., help="The character.
         project: Optional[str] = typer.Option(None, "--project", help="A project this action advances."),
         json: bool = JSON_OPTION,
         game_date: Optional[str] = GAME_DATE, ruling: Optional[str] = RULING) -> None:
-    """Spend one downtime action (one per in-game week in a haven)."""
+    """Spend one downtime action (one per in-game week in a haven); --project fills a tick."""
     opts = options(ctx)
     _print_events(commands.act(opts.store(), opts.campaign, name, action, project=project, actor=opts.who(),
                                **opts.late(game_date, ruling)), json)
@@ -91,7 +91,8 @@ def project_show(ctx: typer.Context, at_event: Optional[int] = AT_EVENT, as_of: 
                  as_recorded: Optional[str] = AS_RECORDED, json: bool = JSON_OPTION) -> None:
     """Every project clock and how full it is."""
     opts = options(ctx)
-    projects = query(opts.store(), opts.campaign, lambda c: list(c.world.downtime.projects.values()),
+    projects = query(opts.store(), opts.campaign,
+                     lambda c: [project_view(p) for p in c.world.downtime.projects.values()],
                      point=Pin(at_event, as_of, as_recorded))
     if json:
         print_json(projects)

@@ -9,8 +9,10 @@ import typer
 from cli.context import guarded, options
 from cli.output import GAME_DATE, JSON_OPTION, RULING, print_json
 from cli.parsing import faces, pairs
+from cli.inventory import CARRIES, DEPLETION, SLOTS
 from cli.session import _print_events
 from ledger.commands import economy as commands
+from ledger.commands.inventory import Kit
 
 treasure_app = typer.Typer(help="Treasure hordes found in a session, and their division.", no_args_is_help=True)
 wealth_app = typer.Typer(help="Wealth: improve it by wagering Cash.", no_args_is_help=True)
@@ -85,12 +87,15 @@ def buy(ctx: typer.Context, name: str = typer.Argument(..., help="The buyer."),
         cost: int = typer.Option(..., "--cost", help="The item's Cost."),
         wager: int = typer.Option(0, "--wager", help="Cash dice to wager (always lost)."),
         scarce: bool = typer.Option(False, "--scarce", help="Scarcity: Cost +1 (004 l.604)."),
+        service: bool = typer.Option(False, "--service", help="A service (a room, a bribe): nothing to carry."),
+        slots: int = SLOTS, depletion: Optional[int] = DEPLETION, carries: int = CARRIES,
         dice: Optional[str] = typer.Option(None, "--dice", help="Faces rolled by hand."),
         dry_run: bool = DRY_RUN, json: bool = JSON_OPTION,
         game_date: Optional[str] = GAME_DATE, ruling: Optional[str] = RULING) -> None:
-    """Buy a good or service under the campaign's purchase_rule."""
+    """Buy a good (into the inventory) or a service under the campaign's purchase_rule."""
     opts = options(ctx)
-    result = commands.buy(opts.store(), opts.campaign, name, item, cost=cost, wager=wager, scarce=scarce,
+    kit = None if service else Kit(slots=slots, depletion=depletion, carries=carries)
+    result = commands.buy(opts.store(), opts.campaign, name, item, cost=cost, wager=wager, scarce=scarce, kit=kit,
                           actor=opts.who(), **opts.late(game_date, ruling), hand=faces(dice), dry_run=dry_run)
     print_plan(result, json) if dry_run else _print_events(result, json)
 
@@ -102,7 +107,7 @@ def sell(ctx: typer.Context, name: str = typer.Argument(..., help="The seller.")
          dice: Optional[str] = typer.Option(None, "--dice", help="Faces rolled by hand."),
          json: bool = JSON_OPTION,
          game_date: Optional[str] = GAME_DATE, ruling: Optional[str] = RULING) -> None:
-    """Sell a good: Cost above Wealth rolls (Cost − Wealth) dice for Cash."""
+    """Sell a good (out of the inventory if carried): Cost above Wealth rolls (Cost − Wealth) dice for Cash."""
     opts = options(ctx)
     _print_events(commands.sell(opts.store(), opts.campaign, name, item, cost=cost, actor=opts.who(),
                                 **opts.late(game_date, ruling),

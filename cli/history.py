@@ -17,8 +17,9 @@ from projections.why import story, subject_figure, unknown_subject, world_diff
 
 @guarded
 def why(ctx: typer.Context,
-        subject: str = typer.Argument(..., help="A character, rep:FACTION or stronghold:NAME."),
-        field: Optional[str] = typer.Argument(None, help="The sheet field, e.g. wealth, cash, boons, black_marks."),
+        subject: str = typer.Argument(..., help="A character, rep:FACTION, stronghold:NAME or company."),
+        field: Optional[str] = typer.Argument(
+            None, help="The sheet field, e.g. wealth, cash, hp, boons, black_marks; one entry: skills.Stealth."),
         at_event: Optional[int] = AT_EVENT, as_of: Optional[str] = AS_OF,
         as_recorded: Optional[str] = AS_RECORDED, json: bool = JSON_OPTION) -> None:
     """The whole story of a figure, in fold order: what changed it (with the roll

@@ -31,6 +31,10 @@ GROUPS = {
     "companion": ("wolves", "companion_app"), "boast": ("wolves", "boast_app"),
     "ship": ("wolves", "ship_app"), "wages": ("wolves", "wages_app"), "luck": ("skirmish", "luck_app"),
     "wound": ("skirmish", "wound_app"), "skirmish": ("skirmish", "skirmish_app"),
+    # seed 004, issue 14
+    "treasury": ("company", "treasury_app"), "hp": ("hit_points", "hp_app"), "rest": ("hit_points", "rest_app"),
+    "item": ("inventory", "app"), "boon": ("boons", "boon_app"), "specialty": ("boons", "specialty_app"),
+    "resource": ("boons", "resource_app"),
 }
 # name: (module, function, wrap in guarded, context settings)
 COMMANDS = {
@@ -48,6 +52,8 @@ COMMANDS = {
     "silver": ("wolves", "silver", False, SIGNED), "hire": ("wolves", "hire", False, None),
     "dismiss": ("wolves", "dismiss", False, None), "outfit": ("wolves", "outfit", False, None),
     "import-rolls": ("import_rolls", "import_rolls", True, None),
+    # seed 004, issue 14
+    "give": ("inventory", "give", False, None),
 }
 
 # What records no fact of the campaign's own, or moves time itself: a global

@@ -1,4 +1,4 @@
-"""tally session open|close|show | down-and-out"""
+"""tally session open|join|close|show | down-and-out"""
 
 from __future__ import annotations
 
@@ -62,6 +62,16 @@ def close(
                                          game_date=game_date or opts.game_date, days=days, havens=haven or [], hands=faces_by_name(dice or [])), json)
 
 
+@app.command("join")
+@guarded
+def join(ctx: typer.Context, name: str = typer.Argument(..., help="The character who joins."),
+         json: bool = JSON_OPTION, game_date: Optional[str] = GAME_DATE, ruling: Optional[str] = RULING) -> None:
+    """A replacement (or a latecomer's character) joins the running session."""
+    opts = options(ctx)
+    _print_events(commands.join_session(opts.store(), opts.campaign, name, actor=opts.who(),
+                                        **opts.late(game_date, ruling)), json)
+
+
 def session_view(ctx, number: Optional[int]) -> dict:
     sessions = ctx.world.sessions
     session = sessions.get(number) if number else (sessions.current or (sessions.sessions[-1] if sessions.sessions else None))
@@ -96,10 +106,21 @@ def show(ctx: typer.Context, number: Optional[int] = typer.Argument(None, help="
 
 @guarded
 def down_and_out(ctx: typer.Context, name: str = typer.Argument(..., help="The character at 0 HP."),
-                 dice: Optional[str] = typer.Option(None, "--dice", help="Faces by hand: the 2d6, then any follow-up die."),
+                 aid_by: Optional[str] = typer.Option(
+                     None, "--aid-by", help="Who gives medical aid first: Medicine Ob 3, the table only if it passes."),
+                 aid_bonus: int = typer.Option(0, "--aid-bonus", help="Bonus (+N) or penalty (-N) dice on the aid."),
+                 dice: Optional[str] = typer.Option(
+                     None, "--dice", help="Faces by hand: the aid's pool, the 2d6, then any follow-up die."),
                  json: bool = JSON_OPTION,
                  game_date: Optional[str] = GAME_DATE, ruling: Optional[str] = RULING) -> None:
-    """Roll on the Down and Out table and record the consequence."""
+    """Roll on the Down and Out table (after medical aid, with --aid-by) and record the consequence."""
     opts = options(ctx)
-    _print_events(hazards.roll_down_and_out(opts.store(), opts.campaign, name, actor=opts.who(),
-                                            **opts.late(game_date, ruling), hand=faces(dice)), json)
+    recorded = hazards.roll_down_and_out(opts.store(), opts.campaign, name, actor=opts.who(),
+                                         **opts.late(game_date, ruling), hand=faces(dice), aid_by=aid_by,
+                                         aid_bonus=aid_bonus)
+    _print_events(recorded, json)
+    failed = next((e for e in recorded if e.type == "medical_aid.rolled" and not e.payload["succeeded"]), None)
+    if failed is not None and not json:
+        typer.echo(f"the aid failed: another may try before the scene ends; with no aid by the end of the Turn "
+                   f"{failed.payload['character']} dies (`tally char die {failed.payload['character']} "
+                   "--why \"no aid\"`, 004 l.100)")

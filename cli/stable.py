@@ -10,7 +10,7 @@ from cli.context import guarded, options
 from cli.output import (AS_OF, AS_RECORDED, AT_EVENT, GAME_DATE, JSON_OPTION, RULING, print_json, print_pairs,
     print_table)
 from cli.parsing import faces, names, pairs
-from ledger.commands import stable as commands
+from ledger.commands import hit_points, stable as commands
 from ledger.commands.base import query
 from projections.timeline import Pin
 from ledger.errors import NotFound
@@ -95,8 +95,49 @@ def char_show(ctx: typer.Context, name: str = typer.Argument(..., help="The char
     if json:
         print_json(sheet)
         return
-    print_pairs([(field.replace("_", " "), _shown(value)) for field, value in sheet.items()
-                 if value not in (None, [], {}) or field in ("name", "status")])
+    shown = play_sheet(sheet) if "inventory" in sheet else []
+    done = {field for field, _ in shown} | COEAC_FIELDS
+    print_pairs(shown + [(field.replace("_", " "), _shown(value)) for field, value in sheet.items()
+                         if field not in done and (value not in (None, [], {}) or field in ("name", "status"))])
+
+
+# The coeac sheet's figures, laid out by play_sheet; anything else prints as it comes.
+COEAC_FIELDS = {"name", "player", "status", "class", "specialties", "resources", "boons", "boons_unchosen",
+                "boon_choices", "cash", "wealth", "lifestyle", "max_hp", "hp", "bonus_hp", "down_and_out", "skills",
+                "saves", "followers", "follower_vacancies", "inventory", "slots", "projects"}
+
+
+def play_sheet(s: dict) -> list[tuple[str, str]]:
+    """A coeac sheet a referee can play from: a test rolls 2 dice plus the rating (004 l.18)."""
+    def pools(ratings: dict) -> str:
+        rated = ", ".join(f"{k} {v} ({2 + v}d)" for k, v in ratings.items() if v)
+        return f"{rated}; any other 2d" if rated else "none above 0: 2d"
+
+    hp = f"{s['hp']} of {s['max_hp']}" + (f", +{s['bonus_hp']} Bonus HP" if s["bonus_hp"] else "")
+    if s["down_and_out"]:
+        hp += " — DOWN AND OUT"
+    boons = f"{s['boons']}" + (f", {s['boons_unchosen']} to choose" if s["boons_unchosen"] else "")
+    if s["boon_choices"]:
+        boons += ": " + "; ".join(f"{b['list']} " + (f"+1 {b['target']}" if b["kind"] != "feat" else b["target"])
+                                  for b in s["boon_choices"])
+    items = [f"{i['name']} ({i['slots']} Slot{'s' if i['slots'] != 1 else ''}"
+             + (f", Depletion {i['depletion']}+" if i["depletion"] else "") + (", last use" if i["last_use"] else "")
+             + (f", worth {i['cash']} Cash" if i["cash"] else "") + (", artifact" if i["artifact"] else "")
+             + (f", carries {i['carries']}" if i["carries"] else "") + ")" for i in s["inventory"]]
+    rows = [("name", s["name"]), ("player", s["player"]), ("status", s["status"]),
+            ("class", ", ".join(filter(None, [s["class"], *s["specialties"]])) or "none"),
+            ("HP", hp),
+            ("resources", ", ".join(f"{r} {v['current']}/{v['max']}" for r, v in s["resources"].items()) or "none"),
+            ("boons", boons), ("skills", pools(s["skills"])), ("saves", pools(s["saves"])),
+            ("wealth", f"{s['wealth']} ({s['lifestyle']})"), ("cash", str(s["cash"])),
+            ("slots", f"{s['slots']['used']} of {s['slots']['capacity']}"),
+            ("inventory", "; ".join(items) or "nothing")]
+    if s["followers"] or s["follower_vacancies"]:
+        rows.append(("followers", ", ".join(s["followers"]) + "".join(
+            f"; {v['lost']}'s place open" for v in s["follower_vacancies"])))
+    if s["projects"]:
+        rows.append(("projects", ", ".join(f"{p['name']} {p['filled']}/{p['ticks']}" for p in s["projects"])))
+    return rows
 
 
 def _shown(value) -> str:
@@ -109,6 +150,17 @@ def _shown(value) -> str:
     if isinstance(value, list):
         return "; ".join(_shown(v) if isinstance(v, dict) else str(v) for v in value)
     return str(value)
+
+
+@char_app.command("die")
+@guarded
+def char_die(ctx: typer.Context, name: str = typer.Argument(..., help="The character who dies."),
+             why: str = typer.Option(..., "--why", help="How: a coup de grace, no aid by the end of the Turn…"),
+             json: bool = JSON_OPTION, game_date: Optional[str] = GAME_DATE, ruling: Optional[str] = RULING) -> None:
+    """Record a death the Down and Out table did not roll (004 l.75, l.100, l.312)."""
+    opts = options(ctx)
+    died = hit_points.die(opts.store(), opts.campaign, name, why=why, actor=opts.who(), **opts.late(game_date, ruling))
+    print_json(died.to_dict()) if json else typer.echo(f"{died.position:>6}  {line(died)}")
 
 
 @char_app.command("list")
@@ -125,9 +177,10 @@ def char_list(ctx: typer.Context, player: Optional[str] = typer.Option(None, hel
     if json:
         print_json(sheets)
         return
-    print_table(["character", "player", "status", "class", "boons", "cash", "wealth", "max HP"],
+    print_table(["character", "player", "status", "class", "boons", "cash", "wealth", "HP"],
                 [(s["name"], s["player"], s["status"], s["class"], s["boons"], s["cash"],
-                  f"{s['wealth']} {s['lifestyle']}", s["max_hp"]) for s in sheets])
+                  f"{s['wealth']} {s['lifestyle']}", s["max_hp"] if s["hp"] is None else f"{s['hp']}/{s['max_hp']}")
+                 for s in sheets])
 
 
 def stable_view(ctx, name: str) -> dict:

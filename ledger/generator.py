@@ -146,7 +146,7 @@ def generate(out, *, events: int, players: int = 40, years: int = 3, seed: int =
             won = got >= 2 * rank
             w.emit(cast[wager_to]["stream"], co.WealthAttempted(
                 character=wager_to, rank_from=rank - 1, ob=2 * rank, wager=wager, successes=got,
-                succeeded=won, period=f"session {session}"), day, session, roll)
+                succeeded=won, period=f"session {session}", limit="session"), day, session, roll)
             cast[wager_to]["cash"] -= wager
             cast[wager_to]["wealth"] += won
         end = day + (rng.randint(1, min(5, int(step) - 1)) if step >= 2 else 0)

@@ -9,8 +9,11 @@ Two kinds of check, each a small function of the world and one event:
   hireling is hired only where the wages can be paid; a skirmisher's stats
   and skills within what the level allows);
 * ``invariants(world, e)``: what must hold after it, for whatever the event
-  touched (Cash and silver never below zero, Wealth 0-12, luck never below
-  zero, a project clock never past full, a band's companions supported).
+  touched (Cash and silver never below zero, Wealth 0-12, HP 0 to max and
+  Bonus HP never below zero, no more Slots carried than there are, no more
+  Boons chosen than gained, Class Resources within their pools, luck never
+  below zero, a project clock never past full, the Company's treasury never
+  below zero, a band's companions supported).
 
 Each returns what would no longer hold, in a few words, or None. A fact
 logged late (or a void) is folded along the timeline with these checks
@@ -28,6 +31,8 @@ from ledger.rules.xp import level_for
 from ledger.rules import skirmish as skirmish_rules
 from ledger.rules.wolves import companions_allowed
 from ledger.settings import in_force
+from projections.downtime import ticked_in
+from projections.inventory import load as inventory_load
 from projections.names import key
 from projections.world import World
 
@@ -59,7 +64,11 @@ def _stronghold_attempt(world: World, p: dict) -> Optional[str]:
     if s.rating != p["rank_from"]:
         return f"{s.name} would be rated {s.rating}, not {p['rank_from']} as the attempt was decided on"
     if p["period"] in s.periods:
-        return f"{s.name} would have two improvement attempts in {p['period']} (one per session, 004 l.186)"
+        return f"{s.name} would have two improvement attempts in {p['period']} (one per session, 004 l.185)"
+    payer = _character(world, p["by"])
+    if p["wealth_dice"] and payer is not None and payer.wealth != p["wealth_dice"]:
+        return (f"{payer.name}'s Wealth would be {payer.wealth}, not the {p['wealth_dice']} dice the pool "
+                "was rolled with")
     return None
 
 
@@ -279,6 +288,13 @@ def _crawled(world: World, p: dict, day: int) -> Optional[str]:
     return None
 
 
+def _project_ticked(world: World, p: dict) -> Optional[str]:
+    project = world.downtime.project(p["name"])
+    if p["rule"] == "session" and project is not None and ticked_in(project, p["by"], p["period"]):
+        return f"{p['by']} would fill two ticks of {project['name']} in {p['period']} (one a session, 004 l.648)"
+    return None
+
+
 def _session_opened(world: World, p: dict) -> Optional[str]:
     overridden = {key(name) for name in p.get("overrides", {})}
     for name in p["activated"].values():
@@ -301,10 +317,20 @@ def _downtime_acted(world: World, p: dict, day: int) -> Optional[str]:
     return None
 
 
+def _session_joined(world: World, p: dict, day: int) -> Optional[str]:
+    back = world.sessions.back_on(p["character"])
+    if back is not None and day < back:
+        return f"{p['character']} would be away on another expedition until day {back}: one character in one place"
+    replaced = _character(world, p["replaces"]) if p["replaces"] else None
+    if replaced is not None and replaced.status != "dead":
+        return f"{replaced.name} would not have died when {p['character']} joined as the replacement"
+    return None
+
+
 # Checks that need the event's day as well.
 DAY_PREMISES: dict[str, DayCheck] = {"downtime.acted": _downtime_acted, "god.adopted": _adopted,
                                      "god.battle": _battled, "god.crawled": _crawled,
-                                     "hireling.hired": _hireling_hired}
+                                     "hireling.hired": _hireling_hired, "session.joined": _session_joined}
 
 PREMISES: dict[str, Check] = {
     "session.opened": _session_opened,
@@ -332,6 +358,7 @@ PREMISES: dict[str, Check] = {
     "skirmish.stat_set": _stat_set,
     "skirmish.skill_set": _skill_set,
     "skirmish.level_set": _level_set,
+    "project.ticked": _project_ticked,
 }
 
 
@@ -347,7 +374,7 @@ def premises(world: World, e: Envelope) -> Optional[str]:
 
 def _touched(p: dict) -> set[str]:
     """The characters an event names (its own, its spender, a division's shares)."""
-    names = {p[f] for f in ("character", "by") if isinstance(p.get(f), str)}
+    names = {p[f] for f in ("character", "by", "to") if isinstance(p.get(f), str)}
     for f in ("shares",):
         if isinstance(p.get(f), dict):
             names.update(p[f])
@@ -361,6 +388,18 @@ def _character_holds(world: World, name: str) -> Optional[str]:
             return f"{c.name}'s Cash would be {c.cash}, below zero"
         if not 0 <= c.wealth <= MAX_WEALTH:
             return f"{c.name}'s Wealth would be {c.wealth}, outside 0-{MAX_WEALTH}"
+        if c.hp is not None and not 0 <= c.hp <= c.max_hp:
+            return f"{c.name}'s HP would be {c.hp}, outside 0-{c.max_hp} (004 l.84, l.100)"
+        if c.bonus_hp < 0:
+            return f"{c.name}'s Bonus HP would be {c.bonus_hp}, below zero"
+        if c.boons_unchosen < 0:
+            return f"{c.name} would have chosen more Boons than gained (004 l.503)"
+        drained = next((r for r, n in c.resources.items() if not 0 <= n <= c.resource_max[r]), None)
+        if drained:
+            return f"{c.name}'s {drained} would be {c.resources[drained]}, outside 0-{c.resource_max[drained]}"
+        need, can = inventory_load(world, c.name)
+        if need > can:
+            return f"{c.name} would carry {need} Slots of {can} (004 l.553-560)"
     if key(name) in world.band.raiders:
         return _raider_holds(world, name)
     return None
@@ -384,11 +423,16 @@ def _project_holds(world: World, p: dict) -> Optional[str]:
     return None
 
 
+def _treasury_holds(world: World, p: dict) -> Optional[str]:
+    cash = world.company.cash
+    return f"the Company's Cash would be {cash}, below zero" if cash < 0 else None
+
+
 def _stronghold_holds(world: World, p: dict) -> Optional[str]:
     s = world.company.stronghold(p["name"])
     if s is not None and s.rating > MAX_STRONGHOLD:
         return f"{s.name} would be rated {s.rating}, past {MAX_STRONGHOLD}"
-    return None
+    return _treasury_holds(world, p)
 
 
 def _luck_holds(world: World, p: dict) -> Optional[str]:
@@ -405,6 +449,7 @@ AFTER: dict[str, Check] = {
     "xp.awarded": _xp_holds,
     "project.ticked": _project_holds,
     "stronghold.attempted": _stronghold_holds,
+    "treasury.paid": _treasury_holds,
     "luck.changed": _luck_holds,
 }
 

@@ -27,6 +27,24 @@ SETTINGS: dict[str, Setting] = {s.key: s for s in (
     Setting("purchase_rule", "coeac", "discount", ("discount", "pool"),
             "buying: Ob = Cost − Wealth with wagered Cash only (004 l.600-604), "
             "or Ob = Cost with [Wealth] dice plus wagered Cash (l.149-153)"),
+    Setting("attempt_limit", "coeac", "session", ("session", "epoch"),
+            "one Wealth (and one stronghold) improvement attempt from one session's opening to the next's "
+            "(004 l.171, l.185), or one in each session and one in each downtime between sessions (epoch)"),
+    Setting("stronghold_pool", "coeac", "wealth", ("wealth", "cash"),
+            "improving a stronghold rolls the payer's [Wealth] dice plus wagered Cash (004 l.151, l.157), "
+            "or wagered Cash only, as for Wealth (cash)"),
+    Setting("trauma_pick", "coeac", "rated", ("rated", "any"),
+            "Trauma and Impairment pick the random Save or Skills among those rated 1 or more (rated), "
+            "or among all, a 0 staying 0 (any) (004 l.105, l.109: the seed is silent)"),
+    Setting("project_ticks", "coeac", "session", ("session", "action"),
+            "a character fills at most one tick of a project each session (004 l.648), "
+            "or one tick per downtime action given it (action)"),
+    Setting("long_rest_resources", "coeac", "full", ("full", "none"),
+            "a long rest restores every Class Resource, as a per-day power (full), or none: they come back "
+            "only a point at a short rest or when the referee grants them (004 l.115-116: the seed is silent)"),
+    Setting("specialty_resources", "coeac", "named", ("named", "none"),
+            "a Specialty Class brings the Class Resource its line capitalises, as the core classes' lines do "
+            "(Authority, Faith, Ferocity…; 004 l.536-549), or none of its own (the seed does not say)"),
     Setting("vow_xp", "xp", "threshold", ("threshold", "stated"),
             "a fulfilled vow pays the XP at which the current level began, "
             "or the referee states the award (002 §2)"),

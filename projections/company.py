@@ -31,6 +31,7 @@ class Stronghold:
 class Company:
     strongholds: dict[str, Stronghold] = field(default_factory=dict)
     reputation: dict[str, tuple[str, int]] = field(default_factory=dict)  # key -> (faction, value)
+    cash: int = 0  # the Company's treasury: its strongholds' Income, paid out by the referee
 
     def stronghold(self, name: str):
         return self.strongholds.get(key(name))
@@ -42,7 +43,7 @@ class Company:
         return [s for s in self.strongholds.values() if key(s.owner) == key(character)]
 
     def view(self) -> dict:
-        return {"strongholds": [s.view() for s in self.strongholds.values()],
+        return {"cash": self.cash, "strongholds": [s.view() for s in self.strongholds.values()],
                 "reputation": {name: value for name, value in self.reputation.values()}}
 
 
@@ -56,7 +57,9 @@ def reputation_after(payload: dict) -> int:
 
 
 # The event types apply folds; the world hands it no others.
-TYPES = frozenset({"stronghold.founded", "stronghold.attempted", "reputation.changed"})
+TYPES = frozenset({"stronghold.founded", "stronghold.attempted", "reputation.changed", "company.income_rolled",
+                   "treasury.paid", "treasury.funded"})
+_TREASURY = {"company.income_rolled": "successes", "treasury.funded": "amount"}
 
 
 def apply(state: Company, e: Envelope) -> Company:
@@ -68,7 +71,12 @@ def apply(state: Company, e: Envelope) -> Company:
         s = replace(s, periods=s.periods | {p["period"]})
         if p["succeeded"]:
             s = replace(s, rating=s.rating + 1, tags=s.tags + tuple(p["tags"]))
-        return replace(state, strongholds={**state.strongholds, key(p["name"]): s})
+        cash = state.cash - p["wager"] if p["by"] == "company" else state.cash
+        return replace(state, strongholds={**state.strongholds, key(p["name"]): s}, cash=cash)
+    if e.type in _TREASURY:
+        return replace(state, cash=state.cash + p[_TREASURY[e.type]])
+    if e.type == "treasury.paid":
+        return replace(state, cash=state.cash - p["amount"])
     if e.type == "reputation.changed":
         # v1 payloads stored the result instead of the clamp: the rule's ±6 (l.201).
         limit = p.get("limit", 6)

@@ -29,6 +29,28 @@ def checked(check: dict | None) -> str:
     return f", {target}: {verdict}{band}"
 
 
+def _damaged(p: dict) -> str:
+    took = f"{p['character']} takes {p['damage']} damage"
+    parts = [f"{p['from_bonus']} from Bonus HP"] if p["from_bonus"] else []
+    parts.append(f"HP {p['hp_before']} -> {p['hp_before'] - p['from_hp']}")
+    if p["hp_before"] == 0:
+        parts.append("struck while down and out: the table again (004 l.100)")
+    elif p["hp_before"] - p["from_hp"] == 0:
+        parts.append("down and out (004 l.100)")
+    return f"{took} ({', '.join(parts)}): {p['why']}"
+
+
+def _rested(p: dict) -> str:
+    what = [f"+{p['healed']} HP"]
+    if p.get("resource_gained"):
+        what.append(f"+{p['resource_gained']} {p['resource']}")
+    if p.get("resources_rule") == "full":
+        what.append("Class Resources restored")
+    if p.get("rations"):
+        what.append(f"spends {p['rations']}")
+    return f"{p['character']} takes a {p['kind']} rest: {', '.join(what)}"
+
+
 _LINES: dict[str, Callable[[dict], str]] = {
     "campaign.created": lambda p: f"campaign {p['name']} ({', '.join(p['rules']) or 'no modules'}; "
                                   f"{p['calendar']['kind']} calendar)",
@@ -46,6 +68,8 @@ _LINES: dict[str, Callable[[dict], str]] = {
     "character.retired": lambda p: f"{p['name']} retires ({p['boons']} Boons, Wealth {p['wealth']})",
     "session.opened": lambda p: f"session {p['number']} opens: " + ", ".join(p["activated"].values()),
     "session.closed": lambda p: f"session {p['number']} closes",
+    "session.joined": lambda p: f"{p['character']} joins session {p['number']}"
+                                + (f", replacing {p['replaces']}" if p.get("replaces") else ""),
     "treasure.found": lambda p: f"{p['cash']} {'sp' if p.get('currency') == 'sp' else 'Cash'} found: {p['source']}",
     "treasure.divided": lambda p: "treasure divided: " + ", ".join(
         f"{k} {v}" for k, v in {**p["shares"], **p["set_aside"], **p.get("companions", {})}.items()),
@@ -64,13 +88,54 @@ _LINES: dict[str, Callable[[dict], str]] = {
     "item.sold": lambda p: f"{p['character']} sells {p['item']} for {p['cash_gained']} Cash",
     "down_and_out.rolled": lambda p: f"{p['character']} Down and Out {p['total']}: {p['result'].replace('_', ' ')}",
     "hp.max_changed": lambda p: f"{p['character']} max HP {p['delta']:+d}",
-    "save.lost": lambda p: f"{p['character']} {p['save']} -1 (was {p['before']})",
-    "skill.reduced": lambda p: f"{p['character']} {p['skill']} -1 (was {p['before']})",
-    "gear.broken": lambda p: f"{p['character']}: {p['items']} items break ({p['note']})",
+    "save.lost": lambda p: f"{p['character']} {p['save']} -1 (was {p['before']})" if p["save"] else
+                           f"{p['character']}: no Save rated above 0, nothing lost (trauma_pick {p['pick']})",
+    "skill.reduced": lambda p: f"{p['character']} {p['skill']} -1 (was {p['before']})" if p["skill"] else
+                               f"{p['character']}: no other Skill rated above 0, nothing lost "
+                               f"(trauma_pick {p['pick']})",
+    "hp.damaged": _damaged,
+    "hp.healed": lambda p: f"{p['character']} regains {p['healed']} HP: {p['why']}",
+    "hp.bonus_gained": lambda p: f"{p['character']} gains {p['amount']} Bonus HP: {p['why']}",
+    "hp.bonus_expired": lambda p: f"{p['character']}'s {p['lost']} Bonus HP expire: {p['why']}",
+    "rest.taken": _rested,
+    "medical_aid.rolled": lambda p: f"{p['by']} gives {p['character']} medical aid: {p['successes']} of Ob "
+                                    f"{p['ob']} on {p['pool']} dice, " + ("the Down and Out table follows"
+                                                                          if p["succeeded"] else "failed"),
+    "boon.spent": lambda p: f"{p['character']} chooses a Boon from the {p['boon_list']} list: "
+                            + (f"{p['target']} {p['before']} -> {p['before'] + 1}" if p["kind"] != "feat"
+                               else p["target"]),
+    "specialty.unlocked": lambda p: f"{p['character']} unlocks the {p['specialty']} Specialty Class"
+                                    + (f" (Class Resource {p['resource']})" if p["resource"] else "") + f": {p['why']}",
+    "resource.max_set": lambda p: f"{p['character']}'s {p['resource']} pool {p['before']} -> {p['maximum']}: "
+                                  f"{p['why']}",
+    "resource.changed": lambda p: f"{p['character']} {'spends' if p['delta'] < 0 else 'regains'} {abs(p['delta'])} "
+                                  f"{p['resource']}: {p['why']}",
+    "gear.broken": lambda p: f"{p['character']}: Broken Gear: " + (", ".join(p["broken"]) or "nothing") + " broken"
+                             + (f"; {', '.join(p['saved'])} saved (artifact)" if p["saved"] else ""),
+    "item.gained": lambda p: f"{p['item']} goes into {p['character']}'s inventory "
+                             f"({p['slots']} Slot{'s' if p['slots'] != 1 else ''}"
+                             + (f", Depletion {p['depletion']}+" if p["depletion"] else "")
+                             + (f", worth {p['cash']} Cash" if p["cash"] else "")
+                             + (", artifact" if p["artifact"] else "")
+                             + (f", carries {p['carries']}" if p["carries"] else "") + f"): {p['why']}",
+    "item.dropped": lambda p: f"{p['character']} no longer carries {p['item']}: {p['why']}",
+    "item.depletion_checked": lambda p: f"{p['character']}'s {p['item']} ({p['score']}+): "
+                                        + (f"d20 {p['roll']}, " if p["roll"] is not None else "")
+                                        + {"lasts": "lasts", "last_use": "one use left",
+                                           "expended": "expended"}[p["result"]],
+    "item.given": lambda p: f"{p['character']} gives {p['item']} to {p['to']}: {p['why']}",
+    "cash.given": lambda p: f"{p['character']} gives {p['amount']} Cash to {p['to']}: {p['why']}",
+    "commodity.converted": lambda p: f"{p['character']} turns {p['item']} into {p['cash']} Cash",
     "stronghold.founded": lambda p: f"stronghold {p['name']} founded, owned by {p['owner']}",
     "stronghold.attempted": lambda p: f"{p['name']} {p['rank_from']} -> {p['rank_from'] + 1}, Ob {p['ob']}, "
-                                      f"{p['successes']} successes: {'gained' if p['succeeded'] else 'failed'}"
+                                      f"{p['successes']} successes of {p['pool']} dice "
+                                      f"({p['wealth_dice']} Wealth, {p['wager']} Cash wagered by {p['by']}): "
+                                      f"{'gained' if p['succeeded'] else 'failed'}"
                                       + (f", tags {', '.join(p['tags'])}" if p["tags"] else ""),
+    "company.income_rolled": lambda p: f"the Company's {p['stronghold']} Income: {p['successes']} Cash from "
+                                       f"{p['economy_dice']} Economy dice",
+    "treasury.paid": lambda p: f"the Company pays {p['character']} {p['amount']} Cash: {p['why']}",
+    "treasury.funded": lambda p: f"{p['character']} puts {p['amount']} Cash into the Company's treasury: {p['why']}",
     "follower.gained": lambda p: f"{p['name']} follows {p['character']}" + (" (Feat)" if p["feat"] else "")
                                  + (f", replacing {p['refills']}" if p.get("refills") else ""),
     "follower.lost": lambda p: f"{p['character']} loses {p['name']}: {p['why']}",

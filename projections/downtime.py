@@ -15,7 +15,8 @@ WEEK = 7  # l.640: "one other substantial Downtime Action per week"
 @dataclass(frozen=True)
 class Downtime:
     acts: dict[str, tuple[int, ...]] = field(default_factory=dict)  # character key -> game days acted
-    projects: dict[str, dict] = field(default_factory=dict)  # key -> name, owner, ticks, filled
+    # key -> name, owner, ticks, filled, ticked ([character key, session] of each tick)
+    projects: dict[str, dict] = field(default_factory=dict)
 
     def project(self, name: str):
         return self.projects.get(key(name))
@@ -31,13 +32,25 @@ def apply(state: Downtime, e: Envelope) -> Downtime:
         k = key(p["character"])
         return replace(state, acts={**state.acts, k: state.acts.get(k, ()) + (e.game_time,)})
     if e.type == "project.started":
-        project = {"name": p["name"], "owner": p["owner"], "ticks": p["ticks"], "filled": 0}
+        project = {"name": p["name"], "owner": p["owner"], "ticks": p["ticks"], "filled": 0, "ticked": []}
         return replace(state, projects={**state.projects, key(p["name"]): project})
     if e.type == "project.ticked":
         k = key(p["name"])
         project = state.projects[k]
-        return replace(state, projects={**state.projects, k: {**project, "filled": project["filled"] + 1}})
+        ticked = project.get("ticked", []) + [[key(p["by"]), p.get("period", "")]]
+        return replace(state, projects={**state.projects, k: {**project, "filled": project["filled"] + 1,
+                                                              "ticked": ticked}})
     return state
+
+
+def view(project: dict) -> dict:
+    """A project as the referee sees it: its clock and who owns it."""
+    return {k: project[k] for k in ("name", "owner", "ticks", "filled")}
+
+
+def ticked_in(project: dict, character: str, period: str) -> bool:
+    """Whether the character already filled a tick of the project in that session."""
+    return [key(character), period] in project.get("ticked", [])
 
 
 def actions_available(world, character: str, since: int, until: int) -> tuple[int, int]:
@@ -69,7 +82,7 @@ def due(world, since: int | None = None, until: int | None = None) -> list[dict]
         weeks, spent = actions_available(world, character.name, start, until)
         row = {"character": character.name, "from_day": start, "to_day": until, "weeks": weeks,
                "actions_available": max(0, weeks - spent), "actions_spent": spent,
-               "projects": [dict(p) for p in world.downtime.projects.values()
+               "projects": [view(p) for p in world.downtime.projects.values()
                             if key(p["owner"]) == key(character.name) and p["filled"] < p["ticks"]]}
         if world.campaign.runs("wolves"):
             raider = world.band.of(character.name)

@@ -100,6 +100,13 @@ class Sessions:
     def next_number(self) -> int:
         return len(self.archived) * ARCHIVE_EVERY + len(self.closed) + (2 if self.open_session else 1)
 
+    @property
+    def cycle(self) -> str:
+        """The stretch a once-per-session limit counts in: from one session's
+        opening to the next's ("session 3"), or the time before the first."""
+        latest = self.next_number - 1
+        return f"session {latest}" if latest else "before session 1"
+
     def get(self, number: int) -> Optional[Session]:
         if self.open_session is not None and self.open_session.number == number:
             return self.open_session
@@ -133,8 +140,8 @@ def reacts_to(event_type: str) -> bool:
     return True  # any event during play marks that play has begun
 
 
-READS_PAYLOAD = frozenset({"session.opened", "session.closed", "treasure.found", "treasure.divided",
-                           "character.died"})
+READS_PAYLOAD = frozenset({"session.opened", "session.closed", "session.joined", "treasure.found",
+                           "treasure.divided", "character.died"})
 
 
 def apply(state: Sessions, e: Envelope) -> Sessions:
@@ -163,6 +170,8 @@ def apply(state: Sessions, e: Envelope) -> Sessions:
         changes["divided"] = current.divided + p["total"]
     elif e.type == "character.died":
         changes["deaths"] = current.deaths + (p["character"],)
+    elif e.type == "session.joined":  # the player's character in this session from now on
+        changes["activated"] = {**current.activated, intern(p["player"]): intern(p["character"])}
     elif e.type == "income.rolled" and e.cause is not None:
         changes["income_rolls"] = current.income_rolls | {e.cause}
     if e.type not in OPENING:

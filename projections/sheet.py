@@ -6,6 +6,9 @@ from __future__ import annotations
 from typing import Optional
 
 from ledger.settings import in_force
+from projections.downtime import view
+from projections.inventory import load
+from projections.names import key
 from projections.world import World
 
 
@@ -14,8 +17,14 @@ def sheet(world: World, name: str) -> Optional[dict]:
     if character is None:
         return None
     out = character.sheet()
-    if not world.campaign.runs("coeac"):  # Boons, Cash, Wealth and Followers are seed 004's
-        for field in ("boons", "cash", "wealth", "lifestyle", "followers", "follower_vacancies"):
+    if world.campaign.runs("coeac"):
+        used, capacity = load(world, character.name)
+        owned = [view(p) for p in world.downtime.projects.values() if key(p["owner"]) == key(character.name)]
+        out.update(inventory=[i.view() for i in world.inventory.of(character.name)],
+                   slots={"used": used, "capacity": capacity}, projects=owned)
+    else:  # Boons, Cash, Wealth, HP and Followers are seed 004's
+        for field in ("boons", "cash", "wealth", "lifestyle", "followers", "follower_vacancies", "hp", "bonus_hp",
+                      "down_and_out", "boons_unchosen", "boon_choices", "specialties", "resources"):
             out.pop(field)
     if world.campaign.runs("gods"):
         standing = world.divine.of(character.name)

@@ -1,5 +1,5 @@
 """The stable read model: players, their characters, and each character's
-sheet (status, boons, Cash, Wealth, HP, Skills, Saves)."""
+sheet (status, boons, Cash, Wealth, HP and Bonus HP, Skills, Saves)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from typing import Optional
 
 from ledger.envelope import Envelope
-from ledger.rules.coeac import lifestyle
+from ledger.rules.coeac import CLASS_RESOURCES, lifestyle
 from projections.names import key
 from projections.frozen import replace
 
@@ -21,7 +21,14 @@ class Character:
     skills: dict[str, int] = field(default_factory=dict)
     saves: dict[str, int] = field(default_factory=dict)
     max_hp: Optional[int] = None
+    hp: Optional[int] = None  # current HP (l.84); 0 is down and out (l.100)
+    bonus_hp: int = 0  # the temporary pool that takes damage first (l.88)
     boons: int = 0
+    boons_unchosen: int = 0  # gained in play and not yet chosen from a list (l.503)
+    boon_choices: tuple[dict, ...] = ()  # {"list", "kind", "target"}, in order
+    specialties: tuple[str, ...] = ()  # Specialty Classes unlocked (l.532)
+    resources: dict[str, int] = field(default_factory=dict)  # Class Resource -> points now (l.500)
+    resource_max: dict[str, int] = field(default_factory=dict)
     cash: int = 0
     wealth: int = 0
     created_at: int = 0
@@ -36,8 +43,12 @@ class Character:
 
     def sheet(self) -> dict:
         return {"name": self.name, "player": self.player, "status": self.status,
-                "class": self.char_class, "boons": self.boons, "cash": self.cash, "wealth": self.wealth,
-                "lifestyle": self.lifestyle, "max_hp": self.max_hp, "skills": dict(self.skills),
+                "class": self.char_class, "specialties": list(self.specialties),
+                "resources": {r: {"current": n, "max": self.resource_max[r]} for r, n in self.resources.items()},
+                "boons": self.boons, "boons_unchosen": self.boons_unchosen,
+                "boon_choices": [dict(b) for b in self.boon_choices], "cash": self.cash, "wealth": self.wealth,
+                "lifestyle": self.lifestyle, "max_hp": self.max_hp, "hp": self.hp, "bonus_hp": self.bonus_hp,
+                "down_and_out": self.hp == 0, "skills": dict(self.skills),
                 "saves": dict(self.saves), "followers": [n for n, _ in self.followers],
                 "follower_vacancies": [dict(v) for v in self.vacancies]}
 
@@ -108,10 +119,69 @@ def _set_aside_paid(state: Stable, p: dict) -> Stable:
 def _rated(field_name: str, rating: str):
     """One point off a Save or Skill, never below 0, from the rating the fold holds."""
     def handler(state: Stable, p: dict) -> Stable:
+        if p[rating] is None:  # nothing rated to lose (trauma_pick rated)
+            return state
         ratings = getattr(state.characters[key(p["character"])], field_name)
         lowered = max(0, ratings.get(p[rating], 0) - 1)
         return _char(state, p["character"], **{field_name: {**ratings, p[rating]: lowered}})
     return handler
+
+
+def _max_hp_changed(state: Stable, p: dict) -> Stable:
+    c = state.characters[key(p["character"])]
+    top = c.max_hp + p["delta"]
+    # A lower maximum takes current HP down with it; a higher one heals nothing.
+    return _char(state, p["character"], max_hp=top, hp=None if c.hp is None else min(c.hp, top))
+
+
+def _rested(state: Stable, p: dict) -> Stable:
+    c = state.characters[key(p["character"])]
+    if p["kind"] == "long":  # l.116: "all of your lost Hit Points"
+        resources = dict(c.resource_max) if p.get("resources_rule") == "full" else c.resources
+        return _char(state, p["character"], hp=c.max_hp, resources=resources)
+    resources = c.resources
+    if p.get("resource"):  # l.115: "a point of the Class Resource of their choice"
+        resources = {**resources, p["resource"]: resources[p["resource"]] + p["resource_gained"]}
+    return _char(state, p["character"], hp=c.hp + p["healed"], resources=resources)
+
+
+def _boon_spent(state: Stable, p: dict) -> Stable:
+    c = state.characters[key(p["character"])]
+    changes = {"boons_unchosen": c.boons_unchosen - 1,
+               "boon_choices": c.boon_choices + ({"list": p["boon_list"], "kind": p["kind"], "target": p["target"]},)}
+    if p["kind"] in ("skill", "save"):
+        field_name = p["kind"] + "s"
+        ratings = getattr(c, field_name)
+        changes[field_name] = {**ratings, p["target"]: ratings.get(p["target"], 0) + 1}
+    return _char(state, p["character"], **changes)
+
+
+def _unlocked(state: Stable, p: dict) -> Stable:
+    c = state.characters[key(p["character"])]
+    state = _char(state, p["character"], specialties=c.specialties + (p["specialty"],))
+    return _pool(state, p["character"], p["resource"]) if p["resource"] else state
+
+
+def _pool(state: Stable, name: str, resource: str) -> Stable:
+    """A Class Resource the character now has, empty until its size is set."""
+    c = state.characters[key(name)]
+    if resource in c.resource_max:
+        return state
+    return _char(state, name, resources={**c.resources, resource: 0}, resource_max={**c.resource_max, resource: 0})
+
+
+def _resource_max(state: Stable, p: dict) -> Stable:
+    c = state.characters[key(p["character"])]
+    r, top = p["resource"], p["maximum"]
+    now = c.resources.get(r, 0) + top - c.resource_max.get(r, 0)  # a bigger pool comes with its new points
+    return _char(state, p["character"], resource_max={**c.resource_max, r: top},
+                 resources={**c.resources, r: max(0, min(top, now))})
+
+
+def _resource(state: Stable, p: dict) -> Stable:
+    c = state.characters[key(p["character"])]
+    r = p["resource"]
+    return _char(state, p["character"], resources={**c.resources, r: c.resources[r] + p["delta"]})
 
 
 def _follower_gained(state: Stable, p: dict) -> Stable:
@@ -138,12 +208,25 @@ _HANDLERS = {
     "wealth.attempted": _wealth_attempted,
     "item.bought": lambda s, p: _add(s, p["character"], cash=-p["cash_spent"]),
     "item.sold": lambda s, p: _add(s, p["character"], cash=p["cash_gained"]),
-    "stronghold.attempted": lambda s, p: _add(s, p["by"], cash=-p["wager"]),
+    "stronghold.attempted": lambda s, p: s if p["by"] == "company" else _add(s, p["by"], cash=-p["wager"]),
+    "treasury.paid": lambda s, p: _add(s, p["character"], cash=p["amount"]),
+    "cash.given": lambda s, p: _add(_add(s, p["character"], cash=-p["amount"]), p["to"], cash=p["amount"]),
+    "commodity.converted": lambda s, p: _add(s, p["character"], cash=p["cash"]),
+    "treasury.funded": lambda s, p: _add(s, p["character"], cash=-p["amount"]),
     "treasure.divided": _divided,
     "treasure.set_aside_paid": _set_aside_paid,
-    "boon.gained": lambda s, p: _add(s, p["character"], boons=1),
+    "boon.gained": lambda s, p: _add(s, p["character"], boons=1, boons_unchosen=1),
+    "boon.spent": _boon_spent,
+    "specialty.unlocked": _unlocked,
+    "resource.max_set": _resource_max,
+    "resource.changed": _resource,
     "boon.owed": lambda s, p: _player(s, p["player"], owed_boons=s.players[key(p["player"])].owed_boons + 1),
-    "hp.max_changed": lambda s, p: _add(s, p["character"], max_hp=p["delta"]),
+    "hp.max_changed": _max_hp_changed,
+    "hp.damaged": lambda s, p: _add(s, p["character"], bonus_hp=-p["from_bonus"], hp=-p["from_hp"]),
+    "hp.healed": lambda s, p: _add(s, p["character"], hp=p["healed"]),
+    "hp.bonus_gained": lambda s, p: _add(s, p["character"], bonus_hp=p["amount"]),
+    "hp.bonus_expired": lambda s, p: _char(s, p["character"], bonus_hp=0),
+    "rest.taken": _rested,
     "save.lost": _rated("saves", "save"),
     "skill.reduced": _rated("skills", "skill"),
 }
@@ -169,12 +252,15 @@ def _created(state: Stable, p: dict, position: int) -> Stable:
         skills[skill] = skills.get(skill, 0) + 1
     character = Character(
         name=p["name"], player=p["player"], char_class=p.get("char_class"), skills=skills,
-        saves=dict(p.get("saves", {})), max_hp=p.get("max_hp"),
-        boons=opening.get("boons", 0) + p.get("owed_boons", 0),
+        saves=dict(p.get("saves", {})), max_hp=p.get("max_hp"), hp=p.get("max_hp"),
+        boons=opening.get("boons", 0) + p.get("owed_boons", 0), boons_unchosen=p.get("owed_boons", 0),
         cash=opening.get("cash", 0), wealth=opening.get("wealth", 0) + p.get("inherited_wealth", 0),
         created_at=position,
     )
     state = replace(state, characters={**state.characters, key(p["name"]): character})
+    core = CLASS_RESOURCES.get(p.get("char_class") or "")
+    if core:  # l.524-530: each core class has its Class Resource
+        state = _pool(state, p["name"], core)
     player = state.players[key(p["player"])]
     legacies = player.legacies[1:] if p.get("inherited_from") else player.legacies
     return _player(state, p["player"], characters=player.characters + (p["name"],), legacies=legacies,

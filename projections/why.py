@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Optional
 
 from ledger.envelope import Envelope
+from ledger.rules.coeac import COMPANY
 from projections import world as world_model
 from projections.describe import line
 from projections.names import key
@@ -28,7 +29,12 @@ ATTEMPTS = {
     "wealth": {"wealth.attempted"},
     "lifestyle": {"wealth.attempted"},
     "cash": {"income.rolled", "wealth.attempted", "item.bought"},
-    "status": {"down_and_out.rolled", "wound.open_checked"},
+    "status": {"down_and_out.rolled", "wound.open_checked", "medical_aid.rolled"},
+    "hp": {"hp.damaged", "hp.healed", "rest.taken"},
+    "bonus_hp": {"hp.damaged"},
+    "boons_unchosen": {"boon.spent"},
+    "skills": {"boon.spent", "skill.reduced"},
+    "saves": {"boon.spent", "save.lost"},
     "black_marks": {"god.crawled", "god.repented", "god.sacrificed", "god.punishment_checked"},
     "grey_marks": {"god.crawled", "god.sacrificed"},
 }
@@ -44,6 +50,9 @@ class Subject:
 def subject_figure(subject: str, field: Optional[str]) -> Subject:
     """``rep:FACTION``, ``stronghold:NAME [field]``, or a character and a sheet field."""
     kind, _, name = subject.partition(":")
+    if key(subject) == COMPANY and field in (None, "cash"):
+        return Subject("the Company's Cash", lambda w: w.company.cash,
+                       lambda e: e.type == "company.income_rolled")
     if kind == "rep" and name:
         return Subject(f"Reputation with {name}",
                        lambda w: w.company.reputation.get(key(name), (name, None))[1],
@@ -56,9 +65,26 @@ def subject_figure(subject: str, field: Optional[str]) -> Subject:
                        lambda e: e.type == "stronghold.attempted" and key(e.payload["name"]) == key(name))
     if not field:
         raise ValueError("name the field: `tally why CHARACTER FIELD` (e.g. wealth, cash, black_marks)")
-    attempts = ATTEMPTS.get(field, set())
-    return Subject(f"{subject}'s {field}", lambda w: (sheet(w, subject) or {}).get(field),
-                   lambda e: e.type in attempts and key(e.payload.get("character", "")) == key(subject))
+    head, _, entry = field.partition(".")
+    attempts = ATTEMPTS.get(head, set())
+
+    def concerns(e: Envelope) -> bool:
+        if e.type not in attempts or key(e.payload.get("character", "")) != key(subject):
+            return False
+        return not entry or entry.lower() in {str(e.payload.get(k)).lower() for k in ("target", "skill", "save")}
+
+    return Subject(f"{subject}'s {field}", lambda w: _field(sheet(w, subject) or {}, field), concerns)
+
+
+def _field(found: dict, field: str) -> Any:
+    """A sheet field, or one entry of it: ``skills.Stealth``, ``resources.Luck`` (names case-blind)."""
+    head, _, entry = field.partition(".")
+    value = found.get(head)
+    if not entry:
+        return value
+    if not isinstance(value, dict):
+        return None
+    return next((v for k, v in value.items() if k.lower() == entry.lower()), None)
 
 
 def story(held: Iterable[Envelope], point: Point, subject: Subject) -> list[dict]:
@@ -147,6 +173,8 @@ def world_diff(a: world_model.World, b: world_model.World, character: Optional[s
 
 
 def unknown_subject(world, subject: str) -> bool:
+    if key(subject) == COMPANY:
+        return False
     kind, _, name = subject.partition(":")
     if kind in ("rep", "stronghold") and name:
         return kind == "stronghold" and world.company.stronghold(name) is None

@@ -8,7 +8,8 @@ from typing import Iterable, Optional
 
 from ledger.envelope import Envelope
 from projections.frozen import replace
-from projections import advancement, band, campaign, company, divine, downtime, sessions, skirmishers, stable
+from projections import (advancement, band, campaign, company, divine, downtime, inventory, sessions, skirmishers,
+                         stable)
 
 
 @dataclass(frozen=True)
@@ -22,13 +23,15 @@ class World:
     band: band.Band
     skirmish: skirmishers.Skirmishers
     downtime: downtime.Downtime
+    inventory: inventory.Inventory
 
 
 EMPTY = World(None, stable.Stable(), sessions.Sessions(), company.Company(), divine.Divine(),
-              advancement.Advancement(), band.Band(), skirmishers.Skirmishers(), downtime.Downtime())
+              advancement.Advancement(), band.Band(), skirmishers.Skirmishers(), downtime.Downtime(),
+              inventory.Inventory())
 
 
-MODELS = (campaign, stable, sessions, company, divine, advancement, band, skirmishers, downtime)
+MODELS = (campaign, stable, sessions, company, divine, advancement, band, skirmishers, downtime, inventory)
 _FIELDS = tuple(f.name for f in fields(World))
 _REACTING: dict[str, tuple[int, ...]] = {}  # event type -> the read models that fold it
 

@@ -49,7 +49,7 @@ def test_discounted_to_zero_costs_one_cash_die_without_a_roll(table):
     p = table.ok("log", "--type", "item.bought", "--json").json[0]["payload"]
     assert (p["ob"], p["successes"], p["succeeded"], p["cash_spent"]) == (0, None, True, 1)
     assert table.ok("log", "--type", "dice.rolled", "--json").json == []
-    assert "drop --wager" in table.refused("buy", "Nureddine", "rope", "--cost", "5", "--wager", "2").stderr
+    assert "drop --wager" in table.refused("buy", "Nureddine", "more rope", "--cost", "5", "--wager", "2").stderr
 
 
 def test_scarcity_raises_the_cost_by_one(table):
@@ -122,8 +122,9 @@ def test_strongholds_rank_up_at_ob_8_plus_2r_with_two_tags(table):
     dry = table.ok("stronghold", "improve", "Greyhold", "--wager", "12", "--by", "Nureddine",
                    "--tags", "Economy,Garrison", "--dry-run", "--json").json
     assert dry["ob"] == 10  # 004 l.187: rank 1, Ob 10
+    # 004 l.151: Nureddine's pool is her Wealth 5 and the 12 Cash she wagers.
     table.ok("stronghold", "improve", "Greyhold", "--wager", "12", "--by", "Nureddine", "--tags",
-             "Economy: vineyards,Garrison", "--dice", ",".join(["5"] * 10 + ["2"] * 2))
+             "Economy: vineyards,Garrison", "--dice", ",".join(["5"] * 10 + ["2"] * 7))
     company = table.ok("company", "--json").json
     assert company["strongholds"] == [{"name": "Greyhold", "owner": "Nureddine", "rating": 1,
                                        "tags": ["Economy: vineyards", "Garrison"], "economy": 1,

@@ -97,8 +97,9 @@ DOWN_AND_OUT_CASES = [
 
 @pytest.mark.parametrize("faces, result, check", DOWN_AND_OUT_CASES)
 def test_down_and_out_records_each_consequence(table, faces, result, check):
-    # Follow-up dice pick the random Save (1d3) or the two Skills (1d17, then 1d16 of the rest).
-    follow = {"save_lost": ",1" if faces == "1,3" else ",2", "skills_lost": ",1,1"}.get(result, "")
+    # Follow-up dice pick the random Save (1d3: all three are rated) or the two Skills among the
+    # two rated (1d2, then the other without a roll).
+    follow = {"save_lost": ",1" if faces == "1,3" else ",2", "skills_lost": ",1"}.get(result, "")
     table.ok("down-and-out", "Bo", "--dice", faces + follow)
     (rolled,) = table.ok("log", "--type", "down_and_out.rolled", "--json").json
     assert rolled["payload"]["result"] == result

@@ -59,3 +59,41 @@ def test_retirement_legacy():
     assert coeac.retirement_legacy(12, 7) == (2, 2)
     assert coeac.retirement_legacy(85, 12) == (17, 4)
     assert coeac.retirement_legacy(200, 12) == (17, 4)
+
+
+def test_class_resources():
+    # 004 l.524, l.527, l.530: "Class Resource: Luck" / "Steel" / "Control"
+    for klass, words in TABLES["class_resources"]["rows"].items():
+        assert words == f"Class Resource: {coeac.CLASS_RESOURCES[klass]}"
+    assert set(coeac.CLASS_RESOURCES) == set(coeac.CLASSES)
+
+
+def test_specialty_classes_and_the_words_their_lines_capitalise():
+    # 004 l.535-549. Under specialty_resources named, a Specialty Class's Class Resource is the one
+    # word its line capitalises first (Fairie, Shadow, Otherworld come after); Mutant, Mystic and Wild none.
+    import re
+
+    rows = TABLES["specialty_classes"]["rows"]
+    assert list(rows) == list(coeac.SPECIALTIES)
+    for specialty, line in rows.items():
+        if specialty in coeac.LOCKED:
+            assert "NOT YET UNLOCKED" in line
+            continue
+        capitalised = re.findall(r"\b[A-Z][a-z]+\b", line)[1:]  # the first word is "Those"
+        assert coeac.specialty_resource(specialty, "named") == (capitalised[0] if capitalised else None), specialty
+        assert coeac.specialty_resource(specialty, "none") is None
+
+
+def test_inventory_rest_aid_and_broken_gear_figures():
+    # 004 l.553 (twelve Slots), l.559 (three a Follower), l.560 (six a pack animal), l.563 (Depletion 1-20),
+    # l.115 (up to three HP), l.100 (Medicine Ob 3), l.107 (three items break)
+    from ledger.commands import hazards, hit_points, inventory as inventory_commands
+    from projections import inventory
+
+    t = TABLES["inventory"]
+    assert (inventory.BASE_SLOTS, inventory.FOLLOWER_SLOTS) == (t["slots"], t["follower_slots"])
+    assert inventory.capacity((inventory.Item("Mule", 0, carries=t["pack_animal_slots"]),), 0) == 18
+    assert (min(inventory_commands.DEPLETION), max(inventory_commands.DEPLETION)) == tuple(t["depletion_scores"])
+    assert hit_points.SHORT_REST_HP == TABLES["rests"]["short_rest_hp"]
+    assert hazards.AID_OB == TABLES["medical_aid"]["ob"]
+    assert hazards.BROKEN_GEAR == TABLES["broken_gear"]["items"]

@@ -20,17 +20,43 @@ def test_one_downtime_action_per_week_in_a_haven_and_over_spending_is_refused(ta
     assert "2 week(s) since 1024-03-04 and 2 spent" in table.refused("downtime", "act", "Bo", "more").stderr
 
 
-def test_project_clocks_fill_a_tick_per_action(table):
+def test_project_clocks_fill_one_tick_each_session(table):
     # l.644-648: "The Referee will tell players how many 'ticks' each project requires ... Each
     # session that a character dedicates a Downtime Action to a project, she may fill in one tick"
     table.ok("project", "start", "Map the Underdark", "--ticks", "2", "--owner", "Cass")
-    table.ok("calendar", "advance", "3w")
+    table.ok("calendar", "advance", "4w")
     table.ok("downtime", "act", "Cass", "surveying", "--project", "Map the Underdark")
     assert due(table, "Cass")["projects"] == [{"name": "Map the Underdark", "owner": "Cass", "ticks": 2, "filled": 1}]
+    refused = table.refused("downtime", "act", "Cass", "surveying", "--project", "map the underdark").stderr
+    assert "already filled a tick of Map the Underdark in before session 1" in refused
+    table.ok("downtime", "act", "Cass", "carousing")  # the week's action, spent on something else
+    table.ok("session", "open", "--activate", "Bo", "--no-income")  # session 1: a new session, a new tick
     table.ok("downtime", "act", "Cass", "surveying", "--project", "map the underdark")
-    assert table.ok("project", "show", "--json").json[0]["filled"] == 2
+    (shown,) = table.ok("project", "show", "--json").json
+    assert shown == {"name": "Map the Underdark", "owner": "Cass", "ticks": 2, "filled": 2}
+    ticks = [e["payload"] for e in table.ok("log", "--type", "project.ticked", "--json").json]
+    assert [(t["period"], t["rule"]) for t in ticks] == [("before session 1", "session"), ("session 1", "session")]
     assert "is complete" in table.refused("downtime", "act", "Cass", "more", "--project", "Map the Underdark").stderr
     assert "1 to 20 ticks" in table.refused("project", "start", "Big", "--ticks", "0", "--owner", "Cass").stderr
+
+
+def test_one_tick_per_action_is_the_project_ticks_setting(table):
+    table.ok("campaign", "set", "project_ticks", "action")
+    table.ok("project", "start", "Tower", "--ticks", "4", "--owner", "Cass")
+    table.ok("calendar", "advance", "3w")
+    for _ in range(3):
+        table.ok("downtime", "act", "Cass", "building", "--project", "Tower")
+    assert table.ok("project", "show", "--json").json[0]["filled"] == 3
+
+
+def test_a_late_tick_in_a_session_that_already_had_one_is_refused(table):
+    table.ok("project", "start", "Tower", "--ticks", "4", "--owner", "Cass")
+    table.ok("calendar", "advance", "3w")
+    table.ok("downtime", "act", "Cass", "building", "--project", "Tower")
+    (later,) = table.ok("log", "--type", "project.ticked", "--json").json
+    refused = table.refused("downtime", "act", "Cass", "building", "--project", "Tower", "--game-date", "1024-03-10")
+    assert f"event {later['position']} (project.ticked" in refused.stderr
+    assert "two ticks of Tower in before session 1" in refused.stderr
 
 
 def test_downtime_due_shows_followers_ready(table):

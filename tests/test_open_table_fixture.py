@@ -16,10 +16,24 @@ def test_the_open_table_campaign_replays_and_holds_up(tally):
     # Cass retired with 12 Boons and Wealth 6: her heir took +1 in two Skills and 2 Wealth ranks.
     assert characters["Ilse"]["skills"] == {"Book Learning": 1, "Arcane Lore": 1, "Medicine": 1}
     assert characters["Ilse"]["wealth"] == 2
-    # Bo died in session 3; the Boon went to Bo the Younger, rolled up the same session.
-    (replacement,) = [e for e in t.ok("log", "--type", "boon.gained", "--session", "3", "--json").json
-                      if e["payload"]["reason"].startswith("replacement")]
-    assert replacement["payload"]["character"] == "Bo the Younger"
+    # Bo fell in session 3: Dagny's medical aid passed, the table killed him (004 l.100); Bo the
+    # Younger, rolled up at once, joined the expedition (l.15), shared the horde and took Ben's Boon.
+    aid = t.ok("log", "--type", "medical_aid.rolled", "--json").json
+    assert [(a["payload"]["by"], a["payload"]["succeeded"]) for a in aid] == [("Dagny", True)]
+    (joined,) = t.ok("log", "--type", "session.joined", "--json").json
+    assert (joined["payload"]["character"], joined["payload"]["replaces"]) == ("Bo the Younger", "Bo")
+    boons = {e["payload"]["character"] for e in t.ok("log", "--type", "boon.gained", "--session", "3", "--json").json}
+    assert boons == {"Bo the Younger", "Cass", "Dagny"}
+    # Inventory: the warhorse carries six Slots; the Torches went to Dagny on their last use; the Silks
+    # became 3 Cash once home (l.766).
+    nureddine, dagny = (t.ok("char", "show", name, "--json").json for name in ("Nureddine", "Dagny"))
+    assert [i["name"] for i in nureddine["inventory"]] == ["Light Armor", "warhorse"]
+    assert nureddine["slots"] == {"used": 1, "capacity": 18}
+    assert [(i["name"], i["last_use"]) for i in dagny["inventory"]] == [("Torches", True)]
+    assert nureddine["resources"] == {"Steel": {"current": 2, "max": 2}}  # spent, then a long rest
+    # The Company's treasury: Greyhold's Income, less what it paid Dagny.
+    incomes = sum(e["payload"]["successes"] for e in t.ok("log", "--type", "company.income_rolled", "--json").json)
+    assert t.ok("company", "--json").json["cash"] == incomes - 1 >= 0
     company = t.ok("company", "--json").json
     assert company["strongholds"][0]["rating"] == 2 and company["strongholds"][0]["owner"] == "company"
     assert company["reputation"] == {"River Guild": 4, "Bandit Kings": -5}

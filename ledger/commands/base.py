@@ -21,7 +21,6 @@ from projections.timeline import Pin, Point
 T = TypeVar("T")
 
 
-
 @dataclass
 class Context:
     """The campaign as a command or query sees it. The world comes from the
@@ -166,6 +165,12 @@ def record(store: Store, name: Optional[str], actor: str,
         return appended
 
 
+def record_one(store: Store, name: Optional[str], actor: str, decide: Callable[[Context], NewEvent], *,
+               game_date: Optional[str] = None, ruling: Optional[str] = None) -> Envelope:
+    """``record`` for a command that decides a single event."""
+    return record(store, name, actor, lambda ctx: [decide(ctx)], game_date=game_date, ruling=ruling)[0]
+
+
 def query(store: Store, name: Optional[str], read: Callable[[Context], T], point: Optional[Pin] = None) -> T:
     """A read-only question about a campaign, as of ``point`` on any of the three axes."""
     with store.reading() as tx:
@@ -196,4 +201,16 @@ def find_character(ctx: Context, name: str, *, active: bool = True) -> Character
         raise NotFound(f"no character named {name!r} in campaign {ctx.name} (see `tally char list`)")
     if active and character.status != "active":
         raise RuleRefused(f"{character.name} is {character.status}: only active characters can do that")
+    return character
+
+
+def acting(ctx: Context, name: str) -> Character:
+    """An active character who may act now: during a session, only the activated ones."""
+    ctx.require("coeac")
+    character = find_character(ctx, name)
+    if ctx.session is not None and not ctx.session.is_activated(character.name):
+        raise RuleRefused(
+            f"{character.name} is not activated in session {ctx.session.number}: the others in the stable "
+            "are busy elsewhere (004 l.496)"
+        )
     return character

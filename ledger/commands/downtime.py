@@ -5,11 +5,12 @@ from __future__ import annotations
 
 from typing import Optional
 
+from ledger import settings
 from ledger.commands.base import Context, character_stream, clean_name, clean_text, find_character, record
 from ledger.envelope import NewEvent
 from ledger.errors import BadInput, NotFound, RuleRefused
 from ledger.events.downtime import DowntimeActed, ProjectStarted, ProjectTicked
-from projections.downtime import actions_available, span_start
+from projections.downtime import actions_available, span_start, ticked_in
 from projections.names import key
 
 MAX_TICKS = 20
@@ -50,14 +51,20 @@ def act(store, campaign, name: str, action: str, *, actor: str, project: Optiona
                 f"{calendar.format(start)} and {spent} spent (one per in-game week, 004 l.640); "
                 "advance the calendar or log it on a later --game-date"
             )
+        p = _project(ctx, project, character.name) if project else None
         stream = character_stream(character.name)
-        events = [NewEvent(stream, DowntimeActed(character=character.name, action=action, project=project and
-                                                 _project(ctx, project, character.name)["name"],
+        events = [NewEvent(stream, DowntimeActed(character=character.name, action=action, project=p and p["name"],
                                                  available_before=available), game_time=ctx.today)]
-        if project:
-            p = _project(ctx, project, character.name)
+        if p:
+            rule, period = settings.in_force(ctx.campaign.settings, "project_ticks"), ctx.world.sessions.cycle
+            if rule == "session" and ticked_in(p, character.name, period):
+                raise RuleRefused(
+                    f"{character.name} already filled a tick of {p['name']} in {period}: one tick each session "
+                    "a character gives the project a downtime action (004 l.648; project_ticks session); "
+                    "spend this action without --project"
+                )
             events.append(NewEvent(f"project:{key(p['name'])}", ProjectTicked(
-                name=p["name"], by=character.name, ticks=p["ticks"]),
+                name=p["name"], by=character.name, ticks=p["ticks"], period=period, rule=rule),
                 game_time=ctx.today))
         return events
 

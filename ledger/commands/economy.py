@@ -10,20 +10,21 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Optional, Sequence
 
-from ledger.commands.base import Context, character_stream, clean_text, find_character, query, record
+from ledger import settings
+from ledger.commands.base import Context, acting, character_stream, clean_text, find_character, query, record
 from ledger.commands.batch import Batch
+from ledger.commands.inventory import Kit, item_gained, room_check
 from ledger.commands.session import session_stream
 from ledger.commands.xp import treasure_into
 from ledger.dice.expression import parse
 from ledger.dice.odds import chance_at_least
 from ledger.envelope import Envelope, NewEvent
 from ledger.errors import BadInput, NotFound, RuleRefused
-from ledger.events.coeac import ItemBought, ItemSold, WealthAttempted
+from ledger.events.coeac import ItemBought, ItemDropped, ItemSold, WealthAttempted
 from ledger.events.stable import CashChanged, TreasureDivided, TreasureFound
 from ledger.rules import coeac
 from ledger.text import LABEL_LIMIT
 from projections.names import key
-from projections.stable import Character
 
 
 @dataclass
@@ -55,35 +56,34 @@ class Plan:
                 "chance": self.chance, "exact": self.exact, **self.details}
 
 
-def acting(ctx: Context, name: str) -> Character:
-    """An active character who may act now: during a session, only the activated ones."""
-    ctx.require("coeac")
-    character = find_character(ctx, name)
-    if ctx.session is not None and not ctx.session.is_activated(character.name):
-        raise RuleRefused(
-            f"{character.name} is not activated in session {ctx.session.number}: the others in the stable "
-            "are busy elsewhere (004 l.496)"
-        )
-    return character
+def attempt_period(ctx: Context) -> tuple[str, str]:
+    """What a once-per-session attempt counts in, and the attempt_limit in
+    force: from one session's opening to the next's (004 l.171, l.185), or
+    under ``epoch`` the session or the downtime epoch between sessions."""
+    limit = settings.in_force(ctx.campaign.settings, "attempt_limit")
+    return (ctx.period if limit == "epoch" else ctx.world.sessions.cycle), limit
 
 
 def check_rank_up(ctx: Context, what: str, rating: int, maximum: int, periods: frozenset[str],
                   source: str) -> None:
     """A rank can be bought one at a time, up to the maximum, one attempt per
-    session (or downtime) whatever the result."""
+    session whatever the result."""
     if rating >= maximum:
         raise RuleRefused(f"{what} is at {maximum}, the highest rank")
-    if ctx.period in periods:
-        raise RuleRefused(
-            f"{what} was already tried this {ctx.period.split()[0]}: once per session, success or failure ({source})"
-        )
+    period, limit = attempt_period(ctx)
+    if period in periods:
+        when = f"since {period} opened" if period.startswith("session ") else \
+            period if period.startswith("before") else f"in {period}"
+        raise RuleRefused(f"{what} was already tried {when}: once per session, success or failure ({source}; "
+                          f"attempt_limit {limit})")
 
 
-def check_wager(character: Character, wager: int, *, minimum: int = 1) -> None:
+def check_wager(holder, wager: int, *, minimum: int = 1) -> None:
+    """``holder``: a character, or anything with a name and Cash (the Company)."""
     if wager < minimum:
         raise BadInput(f"wager at least {minimum} Cash")
-    if wager > character.cash:
-        raise RuleRefused(f"{character.name} has {character.cash} Cash and cannot wager {wager}")
+    if wager > holder.cash:
+        raise RuleRefused(f"{holder.name} has {holder.cash} Cash and cannot wager {wager}")
 
 
 # -- treasure ------------------------------------------------------------------
@@ -219,10 +219,11 @@ def improve_wealth(store, campaign, name: str, *, wager: int, actor: str,
         batch = Batch(ctx, hand)
         roll, _, successes = batch.roll(f"{wager}{coeac.POOL}", character=plan.character,
                                         why=f"improve Wealth to {plan.details['rank_to']}, Ob {plan.ob}")
+        period, limit = attempt_period(ctx)
         batch.add(character_stream(plan.character), WealthAttempted(
             character=plan.character, rank_from=plan.details["rank_from"],
-            ob=plan.ob, wager=wager, successes=successes, succeeded=successes >= plan.ob, period=ctx.period),
-            cause=roll)
+            ob=plan.ob, wager=wager, successes=successes, succeeded=successes >= plan.ob, period=period,
+            limit=limit), cause=roll)
         return batch.done()
 
     return record(store, campaign, actor, decide, game_date=game_date, ruling=ruling)
@@ -230,10 +231,15 @@ def improve_wealth(store, campaign, name: str, *, wager: int, actor: str,
 
 # -- buying and selling -----------------------------------------------------------
 
-def plan_purchase(ctx: Context, name: str, cost: int, wager: int, scarce: bool) -> Plan:
+def plan_purchase(ctx: Context, name: str, cost: int, wager: int, scarce: bool, item: str = "",
+                  kit: Optional[Kit] = None) -> Plan:
+    """The purchase's odds; with ``kit`` (goods to carry, not a service) it must
+    also find room in the buyer's inventory, checked before any Cash is wagered."""
     character = acting(ctx, name)
     if cost < 0:
         raise BadInput("a Cost cannot be negative")
+    if kit is not None:
+        item_gained(ctx, character, item, kit, source="bought", why="")
     rule = ctx.campaign.settings["purchase_rule"]
     effective = cost + (1 if scarce else 0)  # l.604: scarcity, usually Cost +1
     details = {"rule": rule, "cost": cost, "scarcity": scarce, "wealth": character.wealth}
@@ -255,14 +261,16 @@ def plan_purchase(ctx: Context, name: str, cost: int, wager: int, scarce: bool) 
 
 
 def buy(store, campaign, name: str, item: str, *, cost: int, wager: int, actor: str, scarce: bool = False,
-        hand: Optional[Sequence[int]] = None, dry_run: bool = False,
+        kit: Optional[Kit] = None, hand: Optional[Sequence[int]] = None, dry_run: bool = False,
         game_date: Optional[str] = None, ruling: Optional[str] = None):
+    """Goods bought go into the inventory (``kit``); a service (no kit) is not carried."""
     item = clean_text(item, "the item", LABEL_LIMIT)
+    kit = kit.checked() if kit is not None else None
     if dry_run:
-        return query(store, campaign, lambda ctx: plan_purchase(ctx, name, cost, wager, scarce))
+        return query(store, campaign, lambda ctx: plan_purchase(ctx, name, cost, wager, scarce, item, kit))
 
     def decide(ctx: Context) -> list[NewEvent]:
-        plan = plan_purchase(ctx, name, cost, wager, scarce)
+        plan = plan_purchase(ctx, name, cost, wager, scarce, item, kit)
         batch = Batch(ctx, hand)
         d = plan.details
         if d.get("flat"):
@@ -271,10 +279,14 @@ def buy(store, campaign, name: str, item: str, *, cost: int, wager: int, actor: 
             cause, _, successes = batch.roll(f"{plan.pool}{coeac.POOL}", character=plan.character,
                                              why=f"buy {item}, Ob {plan.ob}")
             succeeded, spent = successes >= plan.ob, wager
-        batch.add(character_stream(plan.character), ItemBought(
+        bought = batch.add(character_stream(plan.character), ItemBought(
             character=plan.character, item=item, cost=cost, scarcity=scarce, wealth=d["wealth"], rule=d["rule"],
             ob=plan.ob, wager=wager, pool=plan.pool, successes=successes, succeeded=succeeded, cash_spent=spent),
             cause=cause)
+        if succeeded and kit is not None:
+            buyer = ctx.world.stable.character(plan.character)
+            batch.add(character_stream(plan.character), item_gained(ctx, buyer, item, kit, source="bought",
+                                                                   why=f"bought for Cost {cost}"), cause=bought)
         return batch.done()
 
     return record(store, campaign, actor, decide, game_date=game_date, ruling=ruling)
@@ -296,9 +308,14 @@ def sell(store, campaign, name: str, item: str, *, cost: int, actor: str,
         gained, cause = 0, None
         if dice:
             cause, _, gained = batch.roll(f"{dice}{coeac.POOL}", character=character.name, why=f"sell {item}")
-        batch.add(character_stream(character.name), ItemSold(
+        sold = batch.add(character_stream(character.name), ItemSold(
             character=character.name, item=item, cost=cost, wealth=character.wealth, dice=dice,
             cash_gained=gained), cause=cause)
+        goods = ctx.world.inventory.item(character.name, item)
+        if goods is not None:  # what was carried leaves the inventory
+            room_check(character, tuple(i for i in ctx.world.inventory.of(character.name) if i is not goods))
+            batch.add(character_stream(character.name), ItemDropped(character=character.name, item=goods.name,
+                                                                    why="sold"), cause=sold)
         return batch.done()
 
     return record(store, campaign, actor, decide, game_date=game_date, ruling=ruling)

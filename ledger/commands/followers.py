@@ -10,6 +10,7 @@ from ledger.commands.base import Context, character_stream, clean_name, clean_te
 from ledger.envelope import Envelope, NewEvent
 from ledger.errors import NotFound, RuleRefused
 from ledger.events.coeac import FollowerGained, FollowerLost
+from ledger.commands.inventory import room_check
 from projections.names import key
 
 RECRUITING_DAYS = 7  # l.615: "it takes a week to recruit any new Followers"
@@ -60,6 +61,8 @@ def lose(store, campaign, character: str, name: str, *, why: str, actor: str,
         follower = next(((f, feat) for f, feat in owner.followers if key(f) == key(name)), None)
         if follower is None:
             raise NotFound(f"{owner.name} has no Follower named {name!r}")
+        # l.559: a Follower carried three Slots; what they carried must fit what is left.
+        room_check(owner, ctx.world.inventory.of(owner.name), followers=len(owner.followers) - 1)
         # l.616: a Follower gained through the fiction is simply lost; a Feat's can be refilled.
         ready = ctx.today + RECRUITING_DAYS if follower[1] else None
         return [NewEvent(character_stream(owner.name), FollowerLost(

@@ -13,9 +13,10 @@ from ledger.commands.skirmish import refresh_luck
 from ledger.commands.xp import safe_time
 from ledger.envelope import Envelope, NewEvent
 from ledger.errors import BadInput, RuleRefused
-from ledger.events.coeac import IncomeRolled
-from ledger.events.stable import BoonGained, BoonOwed, SessionClosed, SessionOpened, SetAsidePaid
+from ledger.events.coeac import CompanyIncomeRolled, IncomeRolled
+from ledger.events.stable import BoonGained, BoonOwed, SessionClosed, SessionJoined, SessionOpened, SetAsidePaid
 from ledger.rules import coeac
+from ledger.rules.coeac import COMPANY
 from ledger.store import Store
 from projections.names import key
 
@@ -67,19 +68,64 @@ def open_session(store: Store, campaign: Optional[str], *, activate: Sequence[st
             number=number, start=start, activated={c.player: c.name for c in chosen},
             income=income and ctx.campaign.runs("coeac"), overrides=allowed))
         for character in chosen:
-            held = ctx.world.stable.player(character.player).set_aside
-            if held:
-                batch.add(character_stream(character.name), SetAsidePaid(
-                    player=character.player, character=character.name, cash=held,
-                    currency="sp" if ctx.campaign.runs("wolves") and not ctx.campaign.runs("coeac") else "cash"),
-                    cause=opened)
+            _pay_set_aside(ctx, batch, character, opened)
             if income and ctx.campaign.runs("coeac"):
                 _income(ctx, batch, character)
+        if income and ctx.campaign.runs("coeac"):
+            _company_income(ctx, batch)
         batch.events += reveal_events(ctx, number, rolls_in_batch=batch.derived, next_session=number,
                                       game_time=start)
         return batch.done()
 
     return record(store, campaign, actor, decide)
+
+
+def _pay_set_aside(ctx: Context, batch: Batch, character, cause) -> None:
+    """A share held for an absent regular (l.630) goes to the character the player brings."""
+    held = ctx.world.stable.player(character.player).set_aside
+    if held:
+        batch.add(character_stream(character.name), SetAsidePaid(
+            player=character.player, character=character.name, cash=held,
+            currency="sp" if ctx.campaign.runs("wolves") and not ctx.campaign.runs("coeac") else "cash"),
+            cause=cause)
+
+
+def join_session(store: Store, campaign: Optional[str], name: str, *, actor: str,
+                 game_date: Optional[str] = None, ruling: Optional[str] = None) -> list[Envelope]:
+    """A character joins the running session: a dead character's replacement
+    (004 l.15: "incorporated into play as soon as possible"), or the character
+    of a player who had none in it. From then on it is present like anyone
+    activated: it shares the treasure and gains the session's Boon at close.
+    Income is not rolled: it belongs to the session's beginning (l.159)."""
+
+    def decide(ctx: Context) -> list[NewEvent]:
+        session = ctx.session
+        if session is None:
+            raise RuleRefused("no session is open: activate the character with `tally session open --activate`")
+        character = find_character(ctx, name)
+        if session.is_activated(character.name):
+            raise RuleRefused(f"{character.name} is already activated in session {session.number}")
+        playing = next((c for p, c in session.activated.items() if key(p) == key(character.player)), None)
+        replaces = None
+        if playing is not None:
+            current = ctx.world.stable.character(playing)
+            if current.status != "dead":
+                raise RuleRefused(
+                    f"{character.player} plays {current.name} in session {session.number}: one character per "
+                    f"player per session (004 l.15); a replacement joins only once {current.name} has died"
+                )
+            replaces = current.name
+        back = ctx.world.sessions.back_on(character.name)
+        if back is not None and ctx.today < back:
+            raise RuleRefused(f"{character.name} is away on another expedition until "
+                              f"{ctx.campaign.calendar.format(back)}: one character in one place")
+        batch = Batch(ctx)
+        joined = batch.add(session_stream(session.number), SessionJoined(
+            number=session.number, character=character.name, player=character.player, replaces=replaces))
+        _pay_set_aside(ctx, batch, character, joined)
+        return batch.done()
+
+    return record(store, campaign, actor, decide, game_date=game_date, ruling=ruling)
 
 
 def _income(ctx: Context, batch: Batch, character) -> None:
@@ -94,6 +140,17 @@ def _income(ctx: Context, batch: Batch, character) -> None:
     batch.add(character_stream(character.name), IncomeRolled(
         character=character.name, wealth_dice=character.wealth, economy_dice=economy,
         successes=successes), cause=roll)
+
+
+def _company_income(ctx: Context, batch: Batch) -> None:
+    """l.183: the Company's own strongholds roll [Economy tags] dice for Income
+    each session, one Cash per success, into the Company's treasury (l.176)."""
+    for stronghold in ctx.world.company.owned_by(COMPANY):
+        economy = stronghold.count("Economy")
+        if economy:
+            roll, _, successes = batch.roll(f"{economy}{coeac.POOL}", why=f"Income of {stronghold.name}")
+            batch.add(COMPANY, CompanyIncomeRolled(stronghold=stronghold.name, economy_dice=economy,
+                                                   successes=successes), cause=roll)
 
 
 def close_session(store: Store, campaign: Optional[str], *, actor: str, game_date: Optional[str] = None,

@@ -17,7 +17,7 @@ from ledger.store import Store
 from projections.names import key
 from projections.stable import Character
 
-RESERVED = {"company"}  # a stronghold's owner may be the Company
+RESERVED = {coeac.COMPANY}  # a stronghold's owner may be the Company
 
 
 def add_player(store: Store, campaign: Optional[str], name: str, *, actor: str,

@@ -27,7 +27,9 @@ class ProjectTicked(EventModel):
     """One tick on a project's clock of ``ticks``; the fold counts them."""
 
     type: Literal["project.ticked"] = "project.ticked"
-    schema_version = 2
+    schema_version = 3
     name: str
     by: str
     ticks: int
+    period: str  # the session it counts in (from its opening to the next's), "" before schema 3
+    rule: str  # project_ticks in force: session (one tick a session, l.648) | action

@@ -66,6 +66,19 @@ class SessionOpened(EventModel):
 
 
 @register
+class SessionJoined(EventModel):
+    """A character joins the running session (004 l.15: a dead character's
+    replacement "incorporated into play as soon as possible"), or a player
+    who arrived late joins with one; from now on it is activated in it."""
+
+    type: Literal["session.joined"] = "session.joined"
+    number: int
+    character: str
+    player: str
+    replaces: Optional[str] = None  # the player's character who died in this session
+
+
+@register
 class SessionClosed(EventModel):
     type: Literal["session.closed"] = "session.closed"
     number: int

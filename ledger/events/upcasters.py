@@ -15,6 +15,7 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from ledger.errors import BadInput
+from ledger.rules.coeac import SAVES, SKILLS
 
 Upcaster = Callable[[dict[str, Any]], dict[str, Any]]
 
@@ -248,3 +249,40 @@ def _rolled_v1(payload: dict) -> dict:
         payload.setdefault(key, None)
     payload.setdefault("dropped", [])
     return payload
+
+
+# Issue 14: the once-per-session limit, the stronghold pool and the Trauma pick
+# became settings; an older payload was decided under the readings of its day.
+@upcaster("wealth.attempted", 2)
+def _wealth_v2(payload: dict) -> dict:
+    return {**payload, "limit": "epoch"}
+
+
+@upcaster("stronghold.attempted", 2)
+def _stronghold_v2(payload: dict) -> dict:
+    return {**payload, "limit": "epoch", "wealth_dice": 0, "pool": payload["wager"], "pool_rule": "cash"}
+
+
+@upcaster("save.lost", 2)
+def _save_v2(payload: dict) -> dict:
+    return {**payload, "pick": "any", "among": list(SAVES)}
+
+
+@upcaster("skill.reduced", 2)
+def _skill_v2(payload: dict) -> dict:
+    # The second Skill of an Impairment was picked from the sixteen left; which
+    # sixteen the payload cannot say, so it names the seventeen.
+    return {**payload, "pick": "any", "among": list(SKILLS)}
+
+
+@upcaster("project.ticked", 2)
+def _ticked_v2(payload: dict) -> dict:
+    # Before project_ticks every downtime action given a project filled a tick.
+    return {**payload, "period": "", "rule": "action"}
+
+
+@upcaster("gear.broken", 1)
+def _gear_v1(payload: dict) -> dict:
+    # Schema 1 counted the broken items without naming them: none is known to be gone.
+    return {"character": payload["character"], "count": payload["items"], "broken": [], "saved": [],
+            "note": payload["note"]}

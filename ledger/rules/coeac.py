@@ -10,7 +10,17 @@ SKILLS = ("Athletics", "Stealth", "Bushcraft", "Book Learning", "Arcane Lore", "
           "Produce", "Transform", "Ruin", "Reveal")
 SAVES = ("Vigor", "Agility", "Discipline")  # l.138-141
 CLASSES = ("Explorer", "Warrior", "Sorcerer")  # l.521-530
+CLASS_RESOURCES = {"Explorer": "Luck", "Warrior": "Steel", "Sorcerer": "Control"}  # l.524, l.527, l.530
+ADVENTURER = "Adventurer"  # l.503: "the generic Adventurer list", open to every character
+# l.535-549: the Specialty Classes. Each line capitalises one word as the core
+# classes name their Class Resource (the reading setting specialty_resources
+# names); Mutant, Mystic and Wild capitalise none.
+SPECIALTIES = {"Commander": "Authority", "Devout": "Faith", "Mutant": None, "Mystic": None, "Outlander": "Ferocity",
+               "Scholarly": "Erudition", "Scoundrel": "Guile", "Wild": None, "Death-Touched": "Shroud",
+               "Demon-Touched": None, "Fey-Touched": "Wyld", "Shadow-Touched": "Veil", "Spirit-Touched": "Essence"}
+LOCKED = ("Demon-Touched",)  # l.546: "??? [NOT YET UNLOCKED]"
 
+COMPANY = "company"  # l.176: "the company as a whole" may own (and pay for) strongholds
 MAX_WEALTH = 12  # l.157 "Wealth is rated 0-12"
 MAX_STRONGHOLD = 12  # l.177 "rated from 1-12"
 REPUTATION_LIMIT = 6  # l.201 "to a limit of ±6"
@@ -70,6 +80,15 @@ def retirement_legacy(boons: int, wealth: int) -> tuple[int, int]:
     """l.516-517: +1 to a different Skill per full five Boons (all 17 at 85),
     and one Wealth rank per three full ranks of the retiree's Wealth."""
     return min(len(SKILLS), boons // 5), wealth // 3
+
+
+def specialty_resource(specialty: str, rule: str) -> str | None:
+    """The Class Resource a Specialty Class brings under specialty_resources."""
+    return SPECIALTIES.get(specialty) if rule == "named" else None
+
+
+def canonical_specialty(name: str) -> str | None:
+    return next((s for s in SPECIALTIES if s.lower() == name.strip().lower()), None)
 
 
 def canonical_skill(name: str) -> str | None:
