@@ -30,6 +30,7 @@ GROUPS = {
     "vow": ("xp", "vow_app"), "companion": ("wolves", "companion_app"), "boast": ("wolves", "boast_app"),
     "ship": ("wolves", "ship_app"), "wages": ("wolves", "wages_app"), "luck": ("skirmish", "luck_app"),
     "wound": ("skirmish", "wound_app"), "skirmish": ("skirmish", "skirmish_app"),
+    "keys": ("checkpoints", "keys_app"), "checkpoint": ("checkpoints", "checkpoint_app"),
 }
 # name: (module, function, wrap in guarded, context settings)
 COMMANDS = {
@@ -44,14 +45,14 @@ COMMANDS = {
     "company": ("company", "company", False, None), "cash": ("economy", "cash", False, SIGNED),
     "rep": ("company", "rep", False, SIGNED), "xp": ("xp", "xp", False, SIGNED),
     "silver": ("wolves", "silver", False, SIGNED), "hire": ("wolves", "hire", False, None),
-    "dismiss": ("wolves", "dismiss", False, None),
+    "dismiss": ("wolves", "dismiss", False, None), "proof": ("checkpoints", "proof", True, None),
 }
 
 # What records no fact of the campaign's own, or moves time itself: a global
 # --game-date before one of these is refused rather than ignored. (A script's
 # lines each take their own --game-date.)
 NO_LATE_FACTS = {"campaign", "calendar", "dice", "roll", "db", "schedule", "scheduler", "bench", "import",
-                 "export", "script", "verify", "audit"}
+                 "export", "script", "verify", "audit", "keys", "checkpoint", "proof"}
 
 
 def _load(name: str) -> "typer.core.TyperCommand | TyperGroup":
