@@ -48,7 +48,8 @@ def read_key(path: Path, what: str = "the signing key file") -> Signer:
     try:
         info = os.stat(path)
     except FileNotFoundError:
-        raise NotFound(f"no {what} at {path}") from None
+        raise NotFound(f"{what} {path} does not exist (`tally keys new` makes the referee's; "
+                       f"--key-file or {ENV} names another)") from None
     except OSError as exc:
         raise BadInput(f"cannot read {what} {path}: {exc.strerror}") from None
     if not stat.S_ISREG(info.st_mode):
