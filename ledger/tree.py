@@ -27,7 +27,10 @@ from ledger.merkle import Node
 from ledger.store import driver_cursor as _cursor, stream_rows
 
 _BATCH = 5000
-_INSERT = "INSERT INTO merkle_nodes (level, idx, hash) VALUES (?, ?, ?)"
+# A node already there can only be one left past the head by hand (it covers events not yet
+# appended, so no proof has read it): the one the events make replaces it.
+_INSERT = ("INSERT INTO merkle_nodes (level, idx, hash) VALUES (?, ?, ?) "
+           "ON CONFLICT (level, idx) DO UPDATE SET hash = excluded.hash")
 
 
 def _bytes(value) -> bytes:
