@@ -31,6 +31,16 @@ def read_text(path: str, what: str) -> str:
         raise BadInput(f"cannot read {what} {path!r}: {getattr(exc, 'strerror', None) or 'not UTF-8 text'}") from None
 
 
+def _recorded(ctx: typer.Context, *types: str):
+    """The campaign's checkpoint events of these types (projections/checkpoints.py)."""
+    from ledger.commands.base import resolve_campaign
+    from projections import checkpoints
+
+    opts = options(ctx)
+    with opts.store().reading() as tx:
+        return checkpoints.read(tx, resolve_campaign(tx, opts.campaign), types)
+
+
 def _write_or_print(text: str, out: Optional[str], force: bool = False) -> None:
     if out is None:
         typer.echo(text, nl=False)
@@ -65,11 +75,9 @@ def keys_new(
 @guarded
 def keys_show(ctx: typer.Context, json: bool = JSON_OPTION) -> None:
     """The verifier keys the campaign records: the log's and its witnesses'."""
-    from ledger.commands.base import query
-    from projections import checkpoints
+    from projections.checkpoints import KEYS, WITNESSES
 
-    opts = options(ctx)
-    recorded = query(opts.store(), opts.campaign, lambda c: checkpoints.read(c.tx, c.name))
+    recorded = _recorded(ctx, KEYS, WITNESSES)
     rows = [("log", e.payload["origin"], e.payload["vkey"], e.position) for e in recorded.log_keys] + \
            [("witness", e.payload["name"], e.payload["vkey"], e.position) for e in recorded.witnesses]
     if json:
@@ -147,11 +155,9 @@ def checkpoint_show(
     force: bool = typer.Option(False, "--force", help="Replace the --out file if it exists."),
 ) -> None:
     """Print a recorded checkpoint, with the cosignatures recorded for it, for a player to keep."""
-    from ledger.commands.base import query
     from projections import checkpoints
 
-    opts = options(ctx)
-    recorded = query(opts.store(), opts.campaign, lambda c: checkpoints.read(c.tx, c.name))
+    recorded = _recorded(ctx, checkpoints.SIGNED, checkpoints.COSIGNED)
     chosen = [e for e in recorded.checkpoints if event is None or e.position == event]
     if not chosen:
         raise NotFound(f"no checkpoint recorded at event {event} (see `tally checkpoint list`)" if event is not None
@@ -167,11 +173,9 @@ def checkpoint_show(
 @guarded
 def checkpoint_list(ctx: typer.Context, json: bool = JSON_OPTION) -> None:
     """The campaign's checkpoints: their size, root, when and why signed, and who cosigned them."""
-    from ledger.commands.base import query
-    from projections import checkpoints
+    from projections.checkpoints import COSIGNED, SIGNED
 
-    opts = options(ctx)
-    recorded = query(opts.store(), opts.campaign, lambda c: checkpoints.read(c.tx, c.name))
+    recorded = _recorded(ctx, SIGNED, COSIGNED)
     rows = []
     for e in recorded.checkpoints:
         p = e.payload

@@ -303,7 +303,7 @@ def check_kept(store: Store, kept: list, keys: Optional[list] = None) -> tuple[l
     results = []
     with store.reading() as tx:
         head = tx.head()[0]
-        recorded = checkpoints.read(tx)
+        recorded = checkpoints.read(tx, types=[checkpoints.KEYS, checkpoints.WITNESSES])
         trusted = keys if keys else recorded.log_verifiers()
         known_as = "--key" if keys else "this ledger"
         for source, checkpoint in kept:
@@ -321,8 +321,8 @@ def check_kept(store: Store, kept: list, keys: Optional[list] = None) -> tuple[l
                     problem = (f"the ledger's first {checkpoint.size} events are not those {source} signed (their "
                                f"root is {base64.b64encode(old_root).decode()}, the checkpoint's "
                                f"{checkpoint.root_b64})")
-            double = next((e.position for e in recorded.checkpoints if e.payload["size"] == checkpoint.size
-                           and e.payload["origin"] == checkpoint.origin
+            double = next((e.position for e in checkpoints.read(tx, types=[checkpoints.SIGNED]).checkpoints
+                           if e.payload["size"] == checkpoint.size and e.payload["origin"] == checkpoint.origin
                            and e.payload["root"] != checkpoint.root_b64), None) if problem else None
             results.append(Kept(source, checkpoint.origin, checkpoint.size, checkpoint.root, key.vkey, cosigned,
                                 not problem, head, head_root, tuple(proof), problem, double))

@@ -15,7 +15,8 @@ from ledger.envelope import Envelope
 from ledger.errors import BadInput, CheckpointRefuted, NotFound
 from ledger.notes import DASH, Verifier, parse_vkey
 
-TYPES = ("checkpoint.key_recorded", "checkpoint.witness_added", "checkpoint.signed", "checkpoint.cosigned")
+KEYS, WITNESSES, SIGNED, COSIGNED = TYPES = (
+    "checkpoint.key_recorded", "checkpoint.witness_added", "checkpoint.signed", "checkpoint.cosigned")
 
 
 @dataclass(frozen=True)
@@ -68,9 +69,11 @@ def fold(events: Iterable[Envelope]) -> Recorded:
     return Recorded(*(tuple(by_type[t]) for t in TYPES))
 
 
-def read(tx, campaign: Optional[str] = None) -> Recorded:
-    """The recorded checkpoint events (an index seek per type, not the log)."""
-    return fold(sorted((e for t in TYPES for e in tx.read(campaign, types=[t])), key=lambda e: e.position))
+def read(tx, campaign: Optional[str] = None, types: Iterable[str] = TYPES) -> Recorded:
+    """The recorded checkpoint events of some types (an index seek each, not
+    the log): a campaign signs a checkpoint every session, so a command that
+    needs only the keys reads only the keys."""
+    return fold(sorted((e for t in types for e in tx.read(campaign, types=[t])), key=lambda e: e.position))
 
 
 def note_of(checkpoint: Envelope) -> str:
@@ -108,14 +111,14 @@ def inclusion(tx, campaign: str, position: int, kept: Optional[tlog.Checkpoint] 
     if not 1 <= position <= head:
         raise NotFound(f"no event {position}: the ledger holds events 1 to {head}")
     if kept is None:
-        recorded = read(tx, campaign)
-        signed = recorded.latest(campaign, covering=position - 1)
-        if signed is None:
+        signed = tx.latest_of(campaign, SIGNED)  # the latest covers the most: sizes grow with positions
+        if signed is None or signed.payload["size"] < position:
             raise NotFound(f"no signed checkpoint of campaign {campaign} covers event {position} yet: the referee "
                            "signs one at every session close, or now with `tally checkpoint`")
         size, signed_root = signed.payload["size"], base64.b64decode(signed.payload["root"])
-        note = with_cosignatures(note_of(signed), [c for c in recorded.cosignatures if c.payload["size"] == size
-                                                   and c.payload["root"] == signed.payload["root"]])
+        note = with_cosignatures(note_of(signed), [
+            c for c in tx.read(campaign, types=[COSIGNED], after=signed.position)
+            if c.payload["size"] == size and c.payload["root"] == signed.payload["root"]])
     else:
         size, signed_root, note = kept.size, kept.root, kept.note.render()
         if position > size:

@@ -22,6 +22,7 @@ from ledger.events.checkpoints import CheckpointCosigned, CheckpointSigned, LogK
 from ledger.notes import COSIGNATURE_V1, DASH, ED25519, Note, Signature, Signer, generate, parse_vkey
 from ledger.store import Store
 from projections import checkpoints as recorded_model
+from projections.checkpoints import COSIGNED, KEYS, WITNESSES
 
 STREAM = "checkpoints"
 
@@ -44,7 +45,7 @@ def new_key(store: Store, campaign: Optional[str], *, actor: str, key_file: Opti
 
     def decide(ctx: Context) -> list[NewEvent]:
         path = kept["path"] = keys.referee_key_path(ctx.tx.conn.engine, key_file)
-        ours = recorded_model.read(ctx.tx, ctx.name)
+        ours = recorded_model.read(ctx.tx, ctx.name, [KEYS])
         kept_origin = ours.origin(ctx.name)
         kept["new"] = not path.exists()
         if not kept["new"]:
@@ -75,7 +76,7 @@ def new_key(store: Store, campaign: Optional[str], *, actor: str, key_file: Opti
 
 def _signing(ctx: Context, key_file: Optional[str]) -> Signer:
     """The referee's key, from its file, if it is the campaign's."""
-    ours = recorded_model.read(ctx.tx, ctx.name)
+    ours = recorded_model.read(ctx.tx, ctx.name, [KEYS])
     if not ours.log_keys:
         raise RuleRefused(f"campaign {ctx.name} has no checkpoint key: `tally keys new` makes one")
     path = keys.referee_key_path(ctx.tx.conn.engine, key_file)
@@ -130,7 +131,7 @@ def add_witness(store: Store, campaign: Optional[str], *, actor: str, vkey: str)
                        "`tally keys witness NAME --out FILE`")
 
     def decide(ctx: Context) -> list[NewEvent]:
-        if verifier in recorded_model.read(ctx.tx, ctx.name).witness_verifiers(ctx.name):
+        if verifier in recorded_model.read(ctx.tx, ctx.name, [WITNESSES]).witness_verifiers(ctx.name):
             raise RuleRefused(f"witness {verifier.name} (key {verifier.key_id.hex()}) is already recorded")
         return [NewEvent(STREAM, WitnessAdded(name=verifier.name, key_id=verifier.key_id.hex(), vkey=verifier.vkey),
                          game_time=ctx.today)]
@@ -154,7 +155,7 @@ def record_cosignatures(store: Store, campaign: Optional[str], *, actor: str, te
     checkpoint = tlog.parse_checkpoint(text, what)
 
     def decide(ctx: Context) -> list[NewEvent]:
-        ours = recorded_model.read(ctx.tx, ctx.name)
+        ours = recorded_model.read(ctx.tx, ctx.name, [KEYS, WITNESSES, COSIGNED])
         tlog.signed_by(checkpoint, ours.log_verifiers(ctx.name), what, f"campaign {ctx.name}")
         _of_this_log(ctx.tx, checkpoint, what)
         found = tlog.cosigned_by(checkpoint, ours.witness_verifiers(ctx.name), what)
@@ -191,7 +192,7 @@ def cosign(store: Store, campaign: Optional[str], *, text: str, key_file: str, l
     me = witness.verifier
     with store.reading() as tx:
         ctx = load(tx, campaign)
-        ours = recorded_model.read(tx, ctx.name)
+        ours = recorded_model.read(tx, ctx.name, [KEYS, COSIGNED])
         trusted = [parse_vkey(log_key, "--log-key")] if log_key else ours.log_verifiers(ctx.name)
         tlog.signed_by(checkpoint, trusted, what, "--log-key" if log_key else f"campaign {ctx.name}")
         _of_this_log(tx, checkpoint, what)
