@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from typing import Optional
 
 from ledger.errors import BadInput
+from ledger.text import LABEL_LIMIT
 
 ED25519 = 0x01
 COSIGNATURE_V1 = 0x04
@@ -115,9 +116,9 @@ class Signer:
 
 
 def generate(name: str, kind: int) -> Signer:
-    if not valid_name(name):
-        raise BadInput(f"{name!r} cannot name a key: a key name has no spaces and no '+' "
-                       "(a schema-less URL such as example.org/ann is usual)")
+    if not valid_name(name) or len(name) > LABEL_LIMIT or unicodedata.normalize("NFC", name) != name:
+        raise BadInput(f"{name[:LABEL_LIMIT]!r} cannot name a key: a key name has no spaces and no '+', at most "
+                       f"{LABEL_LIMIT} characters, in NFC (a schema-less URL such as example.org/ann is usual)")
     return Signer(name, kind, os.urandom(32))
 
 

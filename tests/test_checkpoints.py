@@ -360,6 +360,7 @@ def test_cosignatures_that_do_not_hold_are_refused(keyed, tmp_path):
     broken = other.replace(line, line[:-6] + ("AAAA==" if not line.endswith("AAAA==") else "BBBB=="))
     (tmp_path / "broken.txt").write_text(broken)
     assert "does not verify" in keyed.refused("checkpoint", "add-cosignatures", str(tmp_path / "broken.txt")).stderr
-    assert "already exists" not in keyed.refused(
-        "keys", "witness", "x y", "--out", str(tmp_path / "xy")).stderr
+    assert "cannot name a key" in keyed.refused("keys", "witness", "x y", "--out", str(tmp_path / "xy")).stderr
+    assert "cannot name a key" in keyed.refused("keys", "witness", "w" * 201, "--out", str(tmp_path / "xy")).stderr
+    assert not (tmp_path / "xy").exists()
     assert "exists" in keyed.refused("keys", "witness", "bea.example/w", "--out", str(bea)).stderr
