@@ -11,7 +11,7 @@ from cli.context import guarded, options
 from cli.output import JSON_OPTION, print_json, print_table
 from ledger.commands import checkpoints as commands
 from ledger.errors import BadInput, NotFound
-from ledger.files import writing
+from ledger.files import check_target, writing
 
 KEY_FILE = typer.Option(None, "--key-file", help="The referee's signing key file (default: TALLY_KEY_FILE, else "
                                                  "beside a SQLite ledger, its name plus .key).")
@@ -134,6 +134,8 @@ def checkpoint(
         return
     from projections.checkpoints import note_of
 
+    if out is not None:
+        check_target(out)  # before anything is signed: a refusal records nothing
     opts = options(ctx)
     event = commands.sign(opts.store(), opts.campaign, actor=opts.who(), key_file=key_file)
     note = note_of(event)
