@@ -1,4 +1,4 @@
-"""tally db upgrade|status|snapshot|grant-reader"""
+"""tally db upgrade|status|snapshot|tree|grant-reader"""
 
 from __future__ import annotations
 
@@ -40,6 +40,29 @@ def status(ctx: typer.Context, json: bool = JSON_OPTION) -> None:
         print_json(info)
     else:
         print_pairs([(k, ", ".join(v) if isinstance(v, list) else v) for k, v in info.items()])
+
+
+@app.command("tree")
+@guarded
+def tree_(
+    ctx: typer.Context,
+    rebuild: bool = typer.Option(False, "--rebuild", help="Recompute it from the events' hashes (derived data: "
+                                                         "nothing is lost)."),
+    json: bool = JSON_OPTION,
+) -> None:
+    """The Merkle tree over the whole log (RFC 6962): its size and root, or rebuilt from the events."""
+    import base64
+
+    from ledger import tree
+
+    store = options(ctx).store()
+    with (store.transaction() if rebuild else store.reading()) as tx:
+        size = tree.build(tx.conn) if rebuild else tx.head()[0]
+        root = base64.b64encode(tree.root(tx.conn, size)).decode()
+    if json:
+        print_json({"size": size, "root": root, "rebuilt": rebuild})
+    else:
+        typer.echo(f"{'rebuilt: ' if rebuild else ''}the tree of {size} event(s), root {root}")
 
 
 @app.command("snapshot")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import base64
 from typing import Optional
 
 import typer
@@ -49,35 +50,93 @@ def log(
     )
 
 
-def verify(ctx: typer.Context, json: bool = JSON_OPTION) -> None:
-    """Walk the hash chain of the whole database, and check every snapshot
-    against the log; exit 1 at the first break or the first bad snapshot."""
-    from ledger.errors import ChainBroken, SnapshotRefuted
-    from ledger.verification import verify_database
+def verify(
+    ctx: typer.Context,
+    against: Optional[list[str]] = typer.Option(
+        None, "--against", help="A checkpoint you kept (repeatable): prove the log now extends it, "
+                                "and name where the histories part if it does not."),
+    key: Optional[list[str]] = typer.Option(
+        None, "--key", help="The referee's verifier key as you were given it (repeatable); with --against, "
+                            "only it is trusted (default: the keys the ledger records)."),
+    json: bool = JSON_OPTION,
+) -> None:
+    """Walk the hash chain of the whole database, recompute its Merkle tree,
+    check every recorded checkpoint and every snapshot against the log, and
+    hold the log against checkpoints you kept; exit 1 at the first problem."""
+    from cli.checkpoints import read_text
+    from ledger.errors import ChainBroken, CheckpointRefuted, SnapshotRefuted, TreeBroken
+    from ledger.notes import parse_vkey
+    from ledger.tlog import parse_checkpoint
+    from ledger.verification import check_kept, verify_database
 
+    kept = [(path, parse_checkpoint(read_text(path, "the checkpoint"), path)) for path in against or []]
+    keys = [parse_vkey(k, "--key") for k in key or []]
     store = options(ctx).store()
     try:
         verified = verify_database(store)
-    except ChainBroken as broken:
+    except (ChainBroken, TreeBroken, CheckpointRefuted, SnapshotRefuted) as failed:
         if json:
-            print_json({"ok": False, "position": broken.position, "reason": broken.reason})
-        typer.echo(f"tally: {broken}", err=True)
+            print_json({"ok": False, **_failure(failed)})
+        typer.echo(f"tally: {failed}", err=True)
         raise typer.Exit(1)
-    except SnapshotRefuted as refuted:
-        if json:
-            print_json({"ok": False, "chain_intact": True, "snapshot": {
-                "campaign": refuted.campaign, "position": refuted.position, "problem": refuted.problem}})
-        typer.echo(f"tally: {refuted}", err=True)
-        raise typer.Exit(1)
+    report = {"ok": True, "events": verified.events, "head": verified.head,
+              "root": base64.b64encode(verified.root).decode(), "checkpoints": verified.checkpoints,
+              "witnesses": list(verified.witnesses), "snapshots": verified.snapshots,
+              "stale_snapshots": verified.stale}
+    lines = [f"chain intact: {verified.events} event(s), head {verified.head}; "
+             f"{verified.snapshots} snapshot(s) agree with the log",
+             f"Merkle tree of {verified.events} event(s) matches them, root {report['root']}; "
+             f"{verified.checkpoints} recorded checkpoint(s) hold"]
+    lines += [f"witness {w['witness']} ({w['campaign']}) has seen {w['size']} events" for w in verified.witnesses]
+    parting = None
+    if kept:
+        results, parting = check_kept(store, kept, keys or None)
+        report["against"] = [_kept(r) for r in results]
+        lines += [f"{r.source}: its {r.size} events are the log's first, and the {r.head} now extend them "
+                  f"(consistency proof of {len(r.proof)} hashes)"
+                  + (f"; cosigned by {', '.join(n for n, _ in r.witnesses)}" if r.witnesses else "")
+                  for r in results if r.consistent]
+        if parting is not None:
+            report.update(ok=False, parting={"after": parting.after, "by": parting.by})
     if json:
-        print_json({"ok": True, "events": verified.events, "head": verified.head,
-                    "snapshots": verified.snapshots, "stale_snapshots": verified.stale})
-        return
-    typer.echo(f"chain intact: {verified.events} event(s), head {verified.head}; "
-               f"{verified.snapshots} snapshot(s) agree with the log")
+        print_json(report)
+    else:
+        typer.echo("\n".join(lines))
     if verified.stale:
         typer.echo(f"tally: note: {verified.stale} snapshot(s) were written for read models of another shape and "
                    "are never used; run tally db snapshot --drop, then tally db snapshot", err=True)
+    if parting is not None:
+        first = next(r for r in results if not r.consistent and r.size == min(
+            x.size for x in results if not x.consistent))
+        where = (f"after event {parting.after} (where a kept checkpoint still agrees) and at or before event "
+                 f"{parting.by}" if parting.after else f"at or before event {parting.by}")
+        double = (f"; the ledger records another checkpoint of {first.size} events, signed by the same key, at "
+                  f"event {first.double}: the key signed two histories" if first.double else "")
+        typer.echo(f"tally: the log is not an extension of {first.source}: {first.problem}; the histories part "
+                   f"{where}{double}", err=True)
+        raise typer.Exit(1)
+
+
+def _failure(failed) -> dict:
+    from ledger.errors import ChainBroken, SnapshotRefuted, TreeBroken
+
+    if isinstance(failed, ChainBroken):
+        return {"position": failed.position, "reason": failed.reason}
+    if isinstance(failed, TreeBroken):
+        return {"chain_intact": True, "tree": {"level": failed.level, "index": failed.index, "problem": failed.problem}}
+    if isinstance(failed, SnapshotRefuted):
+        return {"chain_intact": True, "snapshot": {"campaign": failed.campaign, "position": failed.position,
+                                                   "problem": failed.problem}}
+    return {"chain_intact": True, "checkpoint": str(failed)}
+
+
+def _kept(r) -> dict:
+    return {"file": r.source, "origin": r.origin, "size": r.size, "root": base64.b64encode(r.root).decode(),
+            "key": r.key, "consistent": r.consistent, "head": r.head,
+            "head_root": base64.b64encode(r.head_root).decode(),
+            "consistency_proof": [base64.b64encode(h).decode() for h in r.proof],
+            "witnesses": [{"name": n, "timestamp": t} for n, t in r.witnesses],
+            "problem": r.problem or None, "double_signed_at_event": r.double}
 
 
 def void(

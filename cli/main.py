@@ -35,6 +35,7 @@ GROUPS = {
     "treasury": ("company", "treasury_app"), "hp": ("hit_points", "hp_app"), "rest": ("hit_points", "rest_app"),
     "item": ("inventory", "app"), "boon": ("boons", "boon_app"), "specialty": ("boons", "specialty_app"),
     "resource": ("boons", "resource_app"),
+    "keys": ("checkpoints", "keys_app"), "checkpoint": ("checkpoints", "checkpoint_app"),
 }
 # name: (module, function, wrap in guarded, context settings)
 COMMANDS = {
@@ -54,13 +55,14 @@ COMMANDS = {
     "import-rolls": ("import_rolls", "import_rolls", True, None),
     # seed 004, issue 14
     "give": ("inventory", "give", False, None),
+    "proof": ("checkpoints", "proof", True, None),
 }
 
 # What records no fact of the campaign's own, or moves time itself: a global
 # --game-date before one of these is refused rather than ignored. (A script's
 # lines each take their own --game-date.)
 NO_LATE_FACTS = {"campaign", "calendar", "dice", "roll", "db", "schedule", "scheduler", "bench", "import",
-                 "export", "script", "verify", "audit", "import-rolls"}
+                 "export", "script", "verify", "audit", "import-rolls", "keys", "checkpoint", "proof"}
 
 
 def _load(name: str) -> "typer.core.TyperCommand | TyperGroup":

@@ -29,9 +29,10 @@ TARGETS = {  # issue 7, on the 2-core machine, SQLite, 1,000,000 events
     "import_events_per_s": 100_000, "append_events_per_s": 3_000, "rebuild_events_per_s": 200_000,
     "rebuild_peak_rss_mb": 500, "as_of_median_ms_with_snapshots": 50, "verify_events_per_s": 500_000,
     "cli_roll_vs_import_sqlalchemy": 1.5, "late_fact_check_median_ms": 50,  # issue 11
+    "proof_hashes_max": 20, "proof_median_ms": 100, "verify_against_median_ms": 100,  # issue 17
 }
 LOWER_IS_BETTER = {"rebuild_peak_rss_mb", "as_of_median_ms_with_snapshots", "cli_roll_vs_import_sqlalchemy",
-                   "late_fact_check_median_ms"}
+                   "late_fact_check_median_ms", "proof_hashes_max", "proof_median_ms", "verify_against_median_ms"}
 WRITERS = 4
 
 
@@ -124,6 +125,7 @@ def run(events: int, *, backend: str = "sqlite", url: Optional[str] = None, seed
             figures.update(_late_fact(store, NAME, seed, queries))
             figures.update(_appends(store, NAME, appends))
             figures.update(_cli_start(target, NAME))
+            figures.update(_checkpoints(store, target, NAME, work, seed, queries))
             store.dispose()
             figures.update(_writers(target, per_writer=max(50, appends)))
         if peer:
@@ -254,6 +256,67 @@ def _cli_start(url: str, name: str) -> dict:
     baseline = best([sys.executable, "-c", "import sqlalchemy"])
     return {"cli_roll_s": round(roll, 3), "cli_char_show_s": round(show, 3), "import_sqlalchemy_s": round(baseline, 3),
             "cli_roll_vs_import_sqlalchemy": round(roll / baseline, 2)}
+
+
+def _checkpoints(store, url: str, name: str, work: Path, seed: int, queries: int) -> dict:
+    """Signed checkpoints at this size (issue 17): the tree's interior on disk
+    and recomputed; signing one; an inclusion proof of a random event against
+    it (in-process, and `tally proof` end to end); a checkpoint of a random
+    earlier size held against the log now (`verify --against` less the walk
+    of the whole log it starts with: its signature and consistency proof)."""
+    import sqlalchemy as sa
+
+    from ledger import notes, tlog, tree
+    from ledger.commands.checkpoints import new_key, sign
+    from ledger.verification import check_kept
+    from projections.checkpoints import inclusion
+
+    rng = random.Random(seed)
+    key_file = str(work / "referee.key")
+    new_key(store, name, actor="bench", key_file=key_file)
+    signed, seconds = _timed(lambda: sign(store, name, actor="bench", key_file=key_file))
+    figures = {"checkpoint_sign_ms": round(seconds * 1000, 1)}
+    size = signed.payload["size"]
+    with store.reading() as tx:
+        figures["merkle_nodes"] = tx.conn.execute(sa.text("SELECT count(*) FROM merkle_nodes")).scalar()
+        _, seconds = _timed(lambda: tree.check(tx.conn, size))
+    figures["tree_check_events_per_s"] = round(size / seconds)
+
+    proofs, lengths = [], []
+    for _ in range(queries):
+        position = rng.randint(1, size)
+        with store.reading() as tx:
+            found, seconds = _timed(lambda: inclusion(tx, name, position))
+        proofs.append(seconds * 1000)
+        lengths.append(len(found.path))
+    figures.update(proof_median_ms=round(statistics.median(proofs), 2), proof_max_ms=round(max(proofs), 2),
+                   proof_hashes_max=max(lengths))
+
+    signer = notes.parse_skey(Path(key_file).read_text(), key_file)
+    checks, lengths = [], []
+    for _ in range(queries):
+        old = rng.randint(1, size)
+        with store.reading() as tx:
+            body = tlog.body(signer.name, old, tree.root(tx.conn, old))
+        kept = tlog.parse_checkpoint(f"{body}\n\u2014 {signer.name} {signer.sign(body)}\n")
+        (results, parting), seconds = _timed(lambda: check_kept(store, [("kept", kept)]))
+        if parting is not None or not results[0].consistent:
+            raise RuntimeError(f"the benchmark's own checkpoint of {old} events does not hold")
+        checks.append(seconds * 1000)
+        lengths.append(len(results[0].proof))
+    figures.update(verify_against_median_ms=round(statistics.median(checks), 2),
+                   verify_against_max_ms=round(max(checks), 2), consistency_hashes_max=max(lengths))
+
+    tally = str(Path(sys.executable).parent / "tally")
+    env = {**os.environ, "TALLY_ACTOR": "bench"}
+    times = []
+    for _ in range(3):
+        start = time.perf_counter()
+        subprocess.run([tally, "--db", url, "--campaign", name, "proof", str(rng.randint(1, size))],
+                       env=env, capture_output=True, check=True)
+        times.append(time.perf_counter() - start)
+    figures["cli_proof_s"] = round(min(times), 3)
+    return figures
 
 
 def _writers(url: str, per_writer: int) -> dict:

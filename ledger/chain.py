@@ -5,10 +5,16 @@ Anyone can re-verify a ledger from its export with this rule alone:
 * The hashed fields of an event are ``position, campaign, stream, version,
   type, schema, game_time, recorded_at, session, actor, cause, payload,
   prev_hash`` — every envelope field except ``hash`` itself.
-* Canonical JSON: an object with keys sorted by code point, no white space
-  (separators ``,`` and ``:``), non-ASCII characters written as themselves,
-  encoded as UTF-8; ``null`` for absent values; numbers are integers only
-  (a float anywhere is refused, so no two encoders can disagree on it).
+* Canonical JSON is RFC 8785 (the JSON Canonicalization Scheme): an object
+  with keys sorted, no white space (separators ``,`` and ``:``), non-ASCII
+  characters written as themselves, encoded as UTF-8; ``null`` for absent
+  values. The ledger records nothing on which the simple recipe (keys sorted
+  by code point, Python's ``json.dumps(..., sort_keys=True,
+  separators=(",", ":"), ensure_ascii=False)``) and RFC 8785 disagree: numbers
+  are whole and within ±(2^53 − 1) (RFC 8785 writes numbers as IEEE doubles),
+  no object has two keys that UTF-16 order (RFC 8785's) sorts otherwise than
+  code-point order (only keys outside the Basic Multilingual Plane can), and
+  no string holds a lone surrogate. Anything else is refused on append.
 * ``hash = hex(SHA-256(canonical JSON of the hashed fields))``, lower case.
 * ``prev_hash`` of position 1 is sixty-four zeros; of position n it is the
   ``hash`` of position n-1. The chain runs over the whole database.
@@ -18,6 +24,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from typing import Any, Iterable, Mapping
 
 from ledger.errors import BadInput, ChainBroken
@@ -31,20 +38,51 @@ HASHED_FIELDS = (
 )
 
 
-def _refuse_floats(value: Any) -> None:
-    if isinstance(value, float):
+SAFE_INTEGER = 2**53 - 1  # RFC 8785 (I-JSON): beyond this a number has no exact IEEE double
+
+
+def _utf16(key: str) -> bytes:
+    return key.encode("utf-16-be", "surrogatepass")
+
+
+def check_canonical(value: Any) -> None:
+    """Refuse what RFC 8785 would encode otherwise than ``canonical_json``:
+    a float, an integer beyond ±(2^53 − 1), an object whose keys UTF-16 order
+    sorts otherwise than code-point order, a lone surrogate in a string."""
+    if isinstance(value, str):
+        if _SURROGATE.search(value):
+            raise BadInput(f"the ledger cannot store text with a lone surrogate ({value[:40]!r}): "
+                           "give valid Unicode text")
+    elif isinstance(value, bool) or value is None:
+        return
+    elif isinstance(value, int):
+        if not -SAFE_INTEGER <= value <= SAFE_INTEGER:
+            raise BadInput(f"the ledger stores whole numbers up to ±{SAFE_INTEGER:,} (RFC 8785), not {value}")
+    elif isinstance(value, float):
         raise BadInput(f"the ledger stores whole numbers only, not {value!r}")
-    if isinstance(value, dict):
+    elif isinstance(value, dict):
+        keys = list(value)
+        for key in keys:
+            check_canonical(key)
+        wide = [key for key in keys if isinstance(key, str) and max(key, default="") > "\uffff"]
+        if wide and sorted(keys) != sorted(keys, key=_utf16):
+            raise BadInput(f"the ledger cannot store the name {wide[0]!r} beside the others in one record: "
+                           "RFC 8785 (UTF-16 order) and code-point order would sort them differently; "
+                           "use a name without characters outside the Basic Multilingual Plane (emoji and the like)")
         for item in value.values():
-            _refuse_floats(item)
+            check_canonical(item)
     elif isinstance(value, (list, tuple)):
         for item in value:
-            _refuse_floats(item)
+            check_canonical(item)
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def canonical_json(value: Any) -> str:
-    """The one JSON encoding that is hashed and stored."""
-    _refuse_floats(value)
+    """The one JSON encoding that is hashed and stored: RFC 8785's bytes,
+    for every value the ledger accepts (check_canonical refuses the rest)."""
+    check_canonical(value)
     return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 

@@ -45,6 +45,19 @@ class ChainBroken(TallyError):
         super().__init__(f"chain broken at position {position}: {reason}")
 
 
+class TreeBroken(TallyError):
+    """The stored Merkle tree does not match the events it is derived from."""
+
+    def __init__(self, level: int, index: int, problem: str):
+        self.level, self.index, self.problem = level, index, problem
+        super().__init__(f"the Merkle tree's node at level {level}, index {index} {problem}: the tree is derived "
+                         "from the events; `tally db tree --rebuild` recomputes it")
+
+
+class CheckpointRefuted(TallyError):
+    """A signed checkpoint, or a cosignature, that the log does not bear out."""
+
+
 class SnapshotRefuted(TallyError):
     """A stored snapshot fails its checks or disagrees with the log (derived data: rebuild it)."""
 

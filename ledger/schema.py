@@ -68,6 +68,18 @@ snapshot_blobs = Table(
     Column("data", LargeBinary, nullable=False),
 )
 
+# The interior of the Merkle tree over the events' hashes (RFC 6962; ledger/tree.py):
+# every complete perfect subtree above the leaves, (level, idx) covering leaves
+# [idx << level, (idx + 1) << level). The leaves themselves are the events' hashes.
+# Derived data, grown by every append; `tally db tree --rebuild` recomputes it.
+merkle_nodes = Table(
+    "merkle_nodes", metadata,
+    Column("level", Integer, primary_key=True, autoincrement=False),
+    Column("idx", BigInteger().with_variant(Integer, "sqlite"), primary_key=True, autoincrement=False),
+    Column("hash", LargeBinary, nullable=False),  # 32 bytes
+    sqlite_with_rowid=False,  # the primary key is the row: half the size
+)
+
 # A ledger's secrets (dice seeds by commitment; later the referee's signing key).
 # Never in the events' database file on SQLite: ledger/secrets.py keeps them in a
 # file of their own there, in this table's shape. On PostgreSQL this table, which
@@ -92,4 +104,4 @@ def target_metadata(backend: str) -> MetaData:
     return both
 
 
-SCHEMA_REVISION = "0005"
+SCHEMA_REVISION = "0006"

@@ -67,6 +67,37 @@ def snapshot_digest(campaign: str, position: int, *, since: int, min_game_time: 
     return hashlib.sha256(b"tally-snapshot-1\n" + header.encode() + b"\n" + state).hexdigest()
 
 
+# The append path's statements go straight to the driver's cursor: every
+# append runs them, and the SQL layer's bookkeeping around each statement
+# cost more than running it. Written with ? and adapted to the driver's markers.
+def driver_cursor(conn: Connection, sql: str, params=(), *, many: bool = False):
+    if conn.dialect.paramstyle != "qmark":
+        sql = sql.replace("?", "%s")
+    cursor = conn.connection.driver_connection.cursor()
+    (cursor.executemany if many else cursor.execute)(sql, params)
+    return cursor
+
+
+def stream_rows(conn: Connection, sql: str, params: tuple = ()) -> Iterator[tuple]:
+    """A query's rows as tuples, streamed with flat memory: on SQLite straight
+    from the driver's cursor, on PostgreSQL from a server-side cursor.
+    Written with ? like driver_cursor."""
+    if conn.dialect.name == "sqlite":
+        cursor = conn.connection.driver_connection.cursor()
+        try:
+            cursor.execute(sql, params)
+            while batch := cursor.fetchmany(5000):
+                yield from batch
+        finally:  # if the caller stopped early, the connection may already be gone
+            with suppress(conn.dialect.dbapi.Error):
+                cursor.close()
+        return
+    # Per statement: Connection.execution_options would change the connection itself.
+    result = conn.exec_driver_sql(sql.replace("?", "%s"), params, execution_options={"yield_per": 5000})
+    for partition in result.partitions():
+        yield from partition
+
+
 class Store:
     """One database of campaigns."""
 
@@ -256,6 +287,7 @@ class Transaction:
         self.secrets = secrets  # ledger/secrets.py: a file apart (SQLite), or a table (PostgreSQL)
         self._pending: list[ledger_secrets.Row] = []
         self.notes = [] if notes is None else notes
+        self._edge = None  # the Merkle tree's right edge after this transaction's last insert (ledger/tree.py)
 
     def note(self, note) -> None:
         """Something the caller should hear about though the answer stands (an
@@ -273,15 +305,8 @@ class Transaction:
             return sa.literal_column("+events.campaign") == campaign
         return events.c.campaign == campaign
 
-    # The append path's statements go straight to the driver's cursor: every
-    # append runs them, and the SQL layer's bookkeeping around each statement
-    # cost more than running it. Written with ? and adapted to the driver's markers.
     def _cursor(self, sql: str, params=(), *, many: bool = False):
-        if self.conn.dialect.paramstyle != "qmark":
-            sql = sql.replace("?", "%s")
-        cursor = self.conn.connection.driver_connection.cursor()
-        (cursor.executemany if many else cursor.execute)(sql, params)
-        return cursor
+        return driver_cursor(self.conn, sql, params, many=many)
 
     def head(self) -> tuple[int, str, Optional[str]]:
         cursor = self._cursor("SELECT position, hash, recorded_at FROM events ORDER BY position DESC LIMIT 1")
@@ -350,6 +375,9 @@ class Transaction:
             raise StoreError(
                 "another writer recorded the same stream version at the same time: run the command again"
             ) from None
+        from ledger.tree import grow  # the tree's module needs this one: imported once, when first used
+
+        self._edge = grow(self.conn, rows, self._edge)
 
     def read(self, campaign: Optional[str] = None, *, after: int = 0,
              upto: Optional[int] = None, types: Optional[Sequence[str]] = None,
@@ -466,20 +494,7 @@ class Transaction:
         params: tuple = (after,)
         if upto is not None:
             sql, params = sql + " AND position <= ?", (after, upto)
-        sql += " ORDER BY position"
-        if self.conn.dialect.name == "sqlite":
-            cursor = self.conn.connection.driver_connection.cursor()
-            try:
-                cursor.execute(sql, params)
-                while batch := cursor.fetchmany(5000):
-                    yield from batch
-            finally:  # if the caller stopped early, the connection may already be gone
-                with suppress(self.conn.dialect.dbapi.Error):
-                    cursor.close()
-            return
-        result = self.conn.execution_options(yield_per=5000).exec_driver_sql(sql.replace("?", "%s"), params)
-        for partition in result.partitions():
-            yield from partition
+        return stream_rows(self.conn, sql + " ORDER BY position", params)
 
     def campaigns(self) -> list[str]:
         return list(self.conn.execute(

@@ -21,7 +21,7 @@ from itertools import islice
 from multiprocessing import get_all_start_methods, get_context
 from typing import Any, Iterator, Optional
 
-from ledger.chain import COLUMNS, GENESIS, HASHED_FIELDS, canonical_json, stored_hash
+from ledger.chain import COLUMNS, GENESIS, HASHED_FIELDS, canonical_json, check_canonical, stored_hash
 from ledger.errors import BadInput, TallyError
 from ledger.events.registry import decode
 from ledger.files import writing
@@ -51,12 +51,12 @@ def export(store: Store, path: str, *, force: bool = False) -> int:
     count = 0
     with writing(path, force=force) as out, store.reading() as tx, closing(tx.raw_rows()) as rows:
         for row in rows:
-            out.write(_stored_line(row) + "\n")
+            out.write(stored_line(row) + "\n")
             count += 1
     return count
 
 
-def _stored_line(row: tuple) -> str:
+def stored_line(row: tuple) -> str:
     """A stored row (COLUMNS order) as its export line: the canonical JSON of the
     envelope with the payload exactly as stored, never decoded or upcast, so the
     line carries the bytes the hash covers, under the schema they were recorded in.
@@ -220,6 +220,11 @@ def _read_line(line: bytes, number: int) -> dict[str, Any]:
         raise BadInput(f"{where}: {detail}") from None
     if not isinstance(data, dict):
         raise BadInput(f"{where}: not an event object")
+    if _MAYBE_NOT_RFC8785.search(text):  # only then is the walk worth its cost
+        try:
+            check_canonical(data)
+        except BadInput as exc:
+            raise BadInput(f"{where}: {exc}; nothing imported") from None
     missing = [f for f in (*HASHED_FIELDS, "hash") if f not in data]
     if missing or len(data) != len(HASHED_FIELDS) + 1:
         extra = sorted(set(data) - set(HASHED_FIELDS) - {"hash"})
@@ -250,6 +255,9 @@ def _read_line(line: bytes, number: int) -> dict[str, Any]:
     return data
 
 
+# What can make a line's canonical JSON differ from RFC 8785's (chain.check_canonical):
+# a number of 16 digits or more, an escaped surrogate, a character outside the BMP.
+_MAYBE_NOT_RFC8785 = re.compile("[0-9]{16}|\\\\u[dD][89a-fA-F]|[\U00010000-\U0010ffff]")
 _CANONICAL = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode
 
 

@@ -9,6 +9,11 @@ before it. The log is append-only, so rows up to the head read at the start
 are the same whichever connection reads them. The first broken position is
 reported, as a single pass would.
 
+The Merkle tree's interior is recomputed from the events' hashes and every
+stored node compared (ledger/tree.py), alongside; then every checkpoint the
+ledger records must be signed by a key it recorded before, over the tree's
+root at its size, and every cosignature likewise by a recorded witness.
+
 Snapshots are checked by induction along each campaign's tiles: the world
 at a snapshot is the world at the one before with the events between folded
 on (or, past a late fact or a void, the world from an earlier snapshot, as
@@ -29,7 +34,7 @@ from multiprocessing import get_all_start_methods, get_context
 from typing import NamedTuple, Optional
 
 from ledger.chain import GENESIS, verify_stored
-from ledger.errors import ChainBroken, SnapshotRefuted, SnapshotUnusable
+from ledger.errors import ChainBroken, CheckpointRefuted, SnapshotRefuted, SnapshotUnusable, TreeBroken
 from ledger.store import Store, Transaction
 
 PARALLEL_FROM = 200_000  # below this a second process costs more than it saves on the chain alone
@@ -43,6 +48,9 @@ class Verified(NamedTuple):
     head: str
     snapshots: int  # snapshots that agree with the log
     stale: int  # snapshots written for read models of another shape: never used, so never wrong
+    root: bytes = b""  # the Merkle tree's root over every event
+    checkpoints: int = 0  # recorded checkpoints that hold
+    witnesses: tuple = ()  # which witness has cosigned which size (projections/checkpoints.py seen())
 
 
 Tile = tuple  # (position, since, min_game_time, max_game_time)
@@ -52,9 +60,13 @@ def verify_database(store: Store, workers: Optional[int] = None) -> Verified:
     """The chain and the snapshots of the whole database, or ChainBroken at
     the first bad position, or SnapshotRefuted at the first snapshot that
     fails its checks or disagrees with the log (a broken chain first)."""
+    from projections import checkpoints
+
     with store.reading() as tx:
         head = tx.head()[0]
         tiles = {name: [tuple(t) for t in tx.snapshot_tiles(name)] for name in tx.snapshotted()}
+        recorded = checkpoints.read(tx)
+    sizes = sorted({head} | {e.payload["size"] for e in (*recorded.checkpoints, *recorded.cosignatures)})
     workers = workers or min(os.cpu_count() or 1, 4)
     forks = workers >= 2 and "fork" in get_all_start_methods()
     split_chain = forks and head >= PARALLEL_FROM
@@ -62,17 +74,20 @@ def verify_database(store: Store, workers: Optional[int] = None) -> Verified:
     if not (split_chain or split_folds):
         with store.reading() as tx, closing(tx.raw_rows()) as rows:
             count, last = verify_stored(rows)
+        roots = _tree_in(store, head, sizes)
         with store.reading() as tx:
             outcomes = [_tiles_in(tx, name, every, 0, len(every)) for name, every in tiles.items()]
-        return _verdict(count, last, tiles, outcomes)
+        return _verdict(count, last, tiles, outcomes, roots, recorded)
     bounds = [head * i // workers for i in range(workers + 1)] if split_chain else [0, head]
     stretches = list(zip(bounds, bounds[1:]))
     runs = _runs(tiles, workers * RUNS_PER_WORKER)
     with ProcessPoolExecutor(max_workers=workers, mp_context=get_context("fork")) as pool:
         folds = [pool.submit(_run, store.url, name, tiles[name], first, last) for name, first, last in runs]
         chain = [pool.submit(_stretch, store.url, after, upto) for after, upto in stretches]
+        grown = pool.submit(_tree, store.url, head, sizes)
         results = [f.result() for f in chain]
         outcomes = [f.result() for f in folds]
+        roots = grown.result()
     prev, count = GENESIS, 0
     for (after, _), result in zip(stretches, results):
         if result[0] == "broken":
@@ -81,16 +96,68 @@ def verify_database(store: Store, workers: Optional[int] = None) -> Verified:
         if first_prev != prev:
             raise ChainBroken(after + 1, "prev_hash does not match the hash of the event before it")
         count, prev = count + n, last
-    return _verdict(count, prev, tiles, outcomes)
+    return _verdict(count, prev, tiles, outcomes, roots, recorded)
 
 
-def _verdict(count: int, head: str, tiles: dict, outcomes: list[tuple]) -> Verified:
-    """The first snapshot problem (by campaign, then position) or the tally of good and stale ones."""
+def _verdict(count: int, head: str, tiles: dict, outcomes: list[tuple], roots, recorded) -> Verified:
+    """The tree's, the checkpoints' and then the first snapshot problem (by
+    campaign, then position), or the tally of what holds."""
+    if roots[0] == "broken":
+        raise TreeBroken(*roots[1:])
+    roots = roots[1]
+    held = _checkpoints_hold(recorded, roots)
     problems = sorted((name, position, problem) for name, position, problem, _ in outcomes if problem)
     if problems:
         raise SnapshotRefuted(*problems[0])
     stale = sum(outcome[3] for outcome in outcomes)
-    return Verified(count, head, sum(map(len, tiles.values())) - stale, stale)
+    return Verified(count, head, sum(map(len, tiles.values())) - stale, stale, roots[count], held,
+                    tuple(recorded.seen()))
+
+
+def _tree_in(store: Store, head: int, sizes: list[int]) -> tuple:
+    """("ok", {size: root}) for the tree recomputed from the events, or ("broken", level, index, problem)."""
+    from ledger import tree
+
+    with store.reading() as tx:
+        try:
+            levels = tree.check(tx.conn, head)
+        except TreeBroken as broken:
+            return ("broken", broken.level, broken.index, broken.problem)
+    return ("ok", {size: levels.root(size) for size in sizes})
+
+
+def _tree(url: str, head: int, sizes: list[int]) -> tuple:
+    store = Store(url, create=False, check_schema=False)  # the parent checked it
+    try:
+        return _tree_in(store, head, sizes)
+    finally:
+        store.dispose()
+
+
+def _checkpoints_hold(recorded, roots: dict[int, bytes]) -> int:
+    """Every recorded checkpoint and cosignature: over the root of the log's
+    first ``size`` events (events before it), signed by the key it names as
+    its campaign recorded it before; CheckpointRefuted at the first that is not."""
+    import base64
+
+    from ledger import tlog
+
+    for e in (*recorded.checkpoints, *recorded.cosignatures):
+        p = e.payload
+        signed = e.type == "checkpoint.signed"
+        where = f"the {'checkpoint' if signed else 'cosignature'} recorded at event {e.position}"
+        if not 0 < p["size"] < e.position or base64.b64encode(roots[p["size"]]).decode() != p["root"]:
+            raise CheckpointRefuted(f"{where} names the tree of {p['size']} events with root {p['root']}, which is "
+                                    "not the tree of the log's first events: the log was rewritten after it")
+        name = p["origin"] if signed else p["witness"]
+        keys = (recorded.log_verifiers if signed else recorded.witness_verifiers)(e.campaign, before=e.position)
+        key = next((k for k in keys if (k.name, k.key_id.hex()) == (name, p["key_id"])), None)
+        raw = base64.b64decode(p["signature"])
+        if key is None or raw[:4] != key.key_id \
+                or not key.verifies(tlog.body(p["origin"], p["size"], roots[p["size"]]), raw[4:]):
+            raise CheckpointRefuted(f"{where} is not signed by the key it names ({name}, {p['key_id']}) as "
+                                    f"campaign {e.campaign} recorded it before")
+    return len(recorded.checkpoints)
 
 
 def _runs(tiles: dict[str, list[Tile]], pieces: int) -> list[tuple[str, int, int]]:
@@ -193,3 +260,74 @@ def _stretch(url: str, after: int, upto: int) -> tuple:
 def _chain(first, rest):
     yield first
     yield from rest
+
+
+class Kept(NamedTuple):
+    """A checkpoint a player kept, held against the log now."""
+
+    source: str  # where it came from (a file name)
+    origin: str
+    size: int
+    root: bytes
+    key: str  # the log key that signed it (its verifier key)
+    witnesses: tuple  # (name, POSIX time) of each cosignature by a recorded witness
+    consistent: bool
+    head: int  # the log's size now
+    head_root: bytes
+    proof: tuple  # the consistency proof from size to head (RFC 9162), when there is one
+    problem: str  # why it is not consistent ("" when it is)
+    double: Optional[int] = None  # the event recording a checkpoint of the same size signed with another root
+
+
+class Parting(NamedTuple):
+    """Where the log and the kept checkpoints' history part: after ``after``
+    events (the largest kept size that agrees; 0 if none) and at or before
+    ``by`` (the smallest that does not)."""
+
+    after: int
+    by: int
+
+
+def check_kept(store: Store, kept: list, keys: Optional[list] = None) -> tuple[list[Kept], Optional[Parting]]:
+    """Each kept checkpoint (source, tlog.Checkpoint): signed by a log key —
+    ``keys`` the player holds, else those the ledger records — and the log
+    now its extension, by a consistency proof from the stored tree
+    (ledger/tree.py, which ``verify_database`` checks against the events).
+    A bad or unknown signature refuses outright (CheckpointRefuted); an
+    inconsistent checkpoint is reported, with where the histories part."""
+    import base64
+
+    from ledger import merkle, tlog, tree
+    from projections import checkpoints
+
+    results = []
+    with store.reading() as tx:
+        head = tx.head()[0]
+        recorded = checkpoints.read(tx, types=[checkpoints.KEYS, checkpoints.WITNESSES])
+        trusted = keys if keys else recorded.log_verifiers()
+        known_as = "--key" if keys else "this ledger"
+        for source, checkpoint in kept:
+            key = tlog.signed_by(checkpoint, trusted, source, known_as)
+            cosigned = tuple((w.name, t) for w, t in tlog.cosigned_by(checkpoint, recorded.witness_verifiers(), source))
+            head_root, proof, problem = tree.root(tx.conn, head), [], ""
+            if checkpoint.size > head:
+                problem = (f"the ledger holds {head} events, fewer than the {checkpoint.size} {source} signed: "
+                           "events were taken out of it")
+            elif checkpoint.size == 0:
+                problem = "" if checkpoint.root == merkle.EMPTY_ROOT else f"{source} gives the empty tree a root"
+            else:
+                old_root, head_root, proof = tree.consistency(tx.conn, checkpoint.size, head)
+                if not merkle.verify_consistency(checkpoint.size, head, checkpoint.root, head_root, proof):
+                    problem = (f"the ledger's first {checkpoint.size} events are not those {source} signed (their "
+                               f"root is {base64.b64encode(old_root).decode()}, the checkpoint's "
+                               f"{checkpoint.root_b64})")
+            double = next((e.position for e in checkpoints.read(tx, types=[checkpoints.SIGNED]).checkpoints
+                           if e.payload["size"] == checkpoint.size and e.payload["origin"] == checkpoint.origin
+                           and e.payload["root"] != checkpoint.root_b64), None) if problem else None
+            results.append(Kept(source, checkpoint.origin, checkpoint.size, checkpoint.root, key.vkey, cosigned,
+                                not problem, head, head_root, tuple(proof), problem, double))
+    bad = [r.size for r in results if not r.consistent]
+    if not bad:
+        return results, None
+    by = min(bad)
+    return results, Parting(max((r.size for r in results if r.consistent and r.size < by), default=0), min(by, head))

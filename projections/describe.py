@@ -60,6 +60,10 @@ _LINES: dict[str, Callable[[dict], str]] = {
     "dice.client_seed_set": lambda p: f"epoch {p['epoch']} client seed {p['client_seed']!r}",
     "dice.revealed": lambda p: f"epoch {p['epoch']} revealed after {p['rolls']} roll(s): seed {p['seed'][:16]}…",
     "dice.rolled": _roll,
+    "checkpoint.key_recorded": lambda p: f"checkpoint key {p['key_id']} for the log {p['origin']}",
+    "checkpoint.witness_added": lambda p: f"witness {p['name']} (key {p['key_id']})",
+    "checkpoint.signed": lambda p: f"checkpoint of {p['size']} events signed ({p['occasion']}), root {p['root'][:12]}…",
+    "checkpoint.cosigned": lambda p: f"witness {p['witness']} cosigns the checkpoint of {p['size']} events",
     "player.added": lambda p: f"player {p['name']} joins the table",
     "character.created": lambda p: f"{p['name']} joins {p['player']}'s stable" + (
         f" (opening {', '.join(f'{k} {v}' for k, v in p['opening'].items())})" if p.get("opening") else "") + (

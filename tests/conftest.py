@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
@@ -122,9 +123,10 @@ def campaign(tally) -> Tally:
     return tally
 
 
-def tamper(url: str, sql: str) -> None:
-    """Drop the append-only trigger by hand and alter the log, as an attacker
-    with database access could."""
+@contextmanager
+def unguarded(url: str):
+    """A connection to the database with the append-only triggers dropped by
+    hand, as an attacker with database access could; committed at the end."""
     import sqlalchemy as sa
 
     engine = sa.create_engine(url)
@@ -134,8 +136,16 @@ def tamper(url: str, sql: str) -> None:
             conn.execute(sa.text("DROP TRIGGER events_no_delete"))
         else:
             conn.execute(sa.text("DROP TRIGGER events_no_change ON events"))
-        conn.execute(sa.text(sql))
+        yield conn
     engine.dispose()
+
+
+def tamper(url: str, sql: str) -> None:
+    """Alter the log by hand, as an attacker with database access could."""
+    import sqlalchemy as sa
+
+    with unguarded(url) as conn:
+        conn.execute(sa.text(sql))
 
 
 @pytest.fixture

@@ -128,7 +128,7 @@ def test_0005_moves_an_unrevealed_seed_out_of_the_ledger_and_the_roll_still_deri
     if sqlite:
         assert holds(path, seed) and not file_beside(path).exists()  # the finding, at 0004
 
-    assert "0004 -> 0005" in tally.ok("db", "upgrade").stdout
+    assert f"0004 -> {SCHEMA_REVISION}" in tally.ok("db", "upgrade").stdout
     rolled = tally.ok("roll", "3d6", "--json").json
     assert (rolled["epoch"], rolled["nonce"]) == (1, 1)
     assert rolled["dice"] == independent_verifier.faces(seed, "ours", 1, "3d6")

@@ -245,7 +245,7 @@ def test_a_refused_command_keeps_no_secret(tally_sqlite):
 
 # -- PostgreSQL: a reader's role ---------------------------------------------------------
 
-def test_grant_reader_lets_a_role_read_the_ledger_but_not_its_secrets(pg_server):
+def test_grant_reader_lets_a_role_read_the_ledger_but_not_its_secrets(pg_server, tmp_path):
     import psycopg
 
     url = pg_server.new_database()
@@ -271,6 +271,10 @@ def test_grant_reader_lets_a_role_read_the_ledger_but_not_its_secrets(pg_server)
         assert "may not read the table ledger_secrets" in reader.refused("dice", "reveal").stderr
         assert "only reads the ledger" in reader.refused("roll", "1d6", "--dice", "3").stderr
         assert "only reads the ledger" in reader.refused("player", "add", "Cy").stderr
+        referee.ok("keys", "new", "--key-file", str(tmp_path / "referee.key"))
+        referee.ok("checkpoint", "--key-file", str(tmp_path / "referee.key"))
+        assert reader.ok("proof", "3").stdout.startswith("c2sp.org/tlog-proof@v1\n")  # the tree is theirs to read
+        assert "1 recorded checkpoint(s) hold" in reader.ok("verify").stdout
         with psycopg.connect(f"host=127.0.0.1 port={pg_server.port} user={role} dbname={database}") as conn:
             with pytest.raises(psycopg.errors.InsufficientPrivilege):
                 conn.execute("SELECT * FROM ledger_secrets")

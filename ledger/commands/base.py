@@ -140,7 +140,8 @@ def load(tx: Transaction, name: Optional[str], actor: str = "", point: Optional[
 
 def record(store: Store, name: Optional[str], actor: str,
            decide: Callable[[Context], Sequence[NewEvent]], *, game_date: Optional[str] = None,
-           ruling: Optional[str] = None) -> list[Envelope]:
+           ruling: Optional[str] = None,
+           then: Optional[Callable[[Context, list[Envelope]], Sequence[NewEvent]]] = None) -> list[Envelope]:
     """Load, decide, check along the timeline, append — one transaction, all
     or nothing. ``game_date`` logs a fact late: the command decides against
     the campaign as it stood that day, and whatever was recorded for later
@@ -148,7 +149,9 @@ def record(store: Store, name: Optional[str], actor: str,
     referee's ``ruling`` accepts it.
 
     The transaction holds the write lock from before the load, so the stream
-    versions the store assigns are the ones the decision was taken against."""
+    versions the store assigns are the ones the decision was taken against.
+    ``then``: events that follow from what was appended (a checkpoint signed
+    over it), appended after it in the same transaction."""
     from ledger.commands import timeline
 
     if ruling is not None:
@@ -160,6 +163,9 @@ def record(store: Store, name: Optional[str], actor: str,
                       for e in decide(ctx)]
         new_events = timeline.checked(ctx, new_events, ruling)
         appended = tx.append(ctx.name, new_events, actor=actor)
+        if then is not None and appended:
+            appended += tx.append(ctx.name, [replace(e, session=ctx.session_number) for e in then(ctx, appended)],
+                                  actor=actor)
         if appended:  # derived data, in the same transaction
             replay.take_due_snapshot(tx, ctx.name, appended)
         return appended

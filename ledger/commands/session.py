@@ -7,6 +7,7 @@ from typing import Optional, Sequence
 
 from ledger.commands.base import Context, clean_text, character_stream, find_character, record
 from ledger.commands.batch import Batch
+from ledger.commands.checkpoints import signed_at_close
 from ledger.commands.dice import reveal_events
 from ledger.commands.hazards import down_and_out
 from ledger.commands.skirmish import refresh_luck
@@ -203,7 +204,8 @@ def close_session(store: Store, campaign: Optional[str], *, actor: str, game_dat
             number=session.number, start=session.start, end=end, havens=sorted(safe)))
         return batch.done()
 
-    return record(store, campaign, actor, decide)
+    # A session ends with a checkpoint signed over it, where the campaign has a key.
+    return record(store, campaign, actor, decide, then=signed_at_close)
 
 
 def _end(ctx: Context, session, game_date: Optional[str], days: Optional[int]) -> int:

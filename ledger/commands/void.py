@@ -18,6 +18,11 @@ UNVOIDABLE = {
     "dice.committed": "a dice commitment",
     "dice.client_seed_set": "a client seed",
     "dice.revealed": "a dice reveal",
+    # What was signed stays signed: a new key or checkpoint supersedes, nothing withdraws.
+    "checkpoint.key_recorded": "a checkpoint key (make a new one with `tally keys new`)",
+    "checkpoint.witness_added": "a witness's key",
+    "checkpoint.signed": "a signed checkpoint",
+    "checkpoint.cosigned": "a witness's cosignature",
 }
 
 

@@ -1,0 +1,86 @@
+"""The ledger's canonical JSON is RFC 8785's (the JSON Canonicalization
+Scheme): byte for byte against an implementation of its own (the rfc8785
+package) for everything the ledger accepts, and what would encode otherwise
+is refused on append and on import, with nothing written."""
+
+import json
+
+import pytest
+import rfc8785
+from hypothesis import given, settings, strategies as st
+
+from ledger.chain import SAFE_INTEGER, canonical_json, check_canonical
+from ledger.errors import BadInput
+
+# Text as the ledger keeps it: any code point but lone surrogates, keys outside the BMP included.
+text = st.text(st.characters(exclude_categories=("Cs",)), max_size=12)
+values = st.recursive(
+    st.none() | st.booleans() | st.integers(-SAFE_INTEGER, SAFE_INTEGER) | text,
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(text, inner, max_size=5),
+    max_leaves=25)
+
+
+@settings(max_examples=400, deadline=None)
+@given(values)
+def test_what_the_ledger_accepts_it_encodes_as_rfc_8785_does(value):
+    try:
+        ours = canonical_json(value)
+    except BadInput as refused:  # only where RFC 8785's key order is not code-point order
+        assert "Basic Multilingual Plane" in str(refused)
+        return
+    assert ours.encode("utf-8") == rfc8785.dumps(value)
+
+
+def test_keys_outside_the_bmp_are_kept_while_both_orders_agree():
+    # U+1F600 sorts after U+00E9 by code point and by UTF-16 code unit alike.
+    value = {"\U0001F600": 1, "\u00e9": 2, "a": 3}
+    assert canonical_json(value).encode() == rfc8785.dumps(value)
+
+
+def test_keys_whose_rfc_8785_order_differs_are_refused():
+    # By code point U+FF01 < U+1F600; in UTF-16 the surrogate 0xD83D < 0xFF01 (RFC 8785 3.2.3).
+    value = {"\U0001F600": 1, "\uff01": 2}
+    assert json.dumps(value, sort_keys=True, ensure_ascii=False).encode() != rfc8785.dumps(value)
+    with pytest.raises(BadInput, match="Basic Multilingual Plane"):
+        canonical_json(value)
+
+
+@pytest.mark.parametrize("number", [SAFE_INTEGER + 1, -SAFE_INTEGER - 1, 2**64, 1.0, 0.5])
+def test_numbers_rfc_8785_cannot_keep_exactly_are_refused(number):
+    # RFC 8785 3.2.2.3 writes numbers as IEEE 754 doubles: 2^53 and beyond lose their last digits.
+    with pytest.raises(BadInput, match="whole numbers"):
+        check_canonical({"n": [number]})
+    assert canonical_json([SAFE_INTEGER, -SAFE_INTEGER]).encode() == rfc8785.dumps([SAFE_INTEGER, -SAFE_INTEGER])
+
+
+def test_a_lone_surrogate_is_refused():
+    with pytest.raises(BadInput, match="lone surrogate"):
+        canonical_json({"why": "half \ud83d an emoji"})
+
+
+def test_a_name_that_would_sort_otherwise_is_refused_on_append(table):
+    # Session open records {player: character}: two players whose names RFC 8785 orders
+    # differently from code-point order cannot share one record.
+    table.ok("player", "add", "\uff21nn")  # FULLWIDTH LATIN CAPITAL LETTER A
+    table.ok("player", "add", "\U0001F600 Bea")
+    table.ok("char", "new", "Fen", "--player", "\uff21nn", "--max-hp", "5")
+    table.ok("char", "new", "Gil", "--player", "\U0001F600 Bea", "--max-hp", "5")
+    refused = table.refused("session", "open", "--activate", "Fen", "--activate", "Gil")
+    assert "RFC 8785" in refused.stderr and "Basic Multilingual Plane" in refused.stderr
+
+
+def test_an_import_line_rfc_8785_would_encode_otherwise_is_refused(tally_sqlite, tmp_path):
+    import hashlib
+
+    from ledger.chain import GENESIS, HASHED_FIELDS
+
+    # A hand-made line whose hash is right for Python's encoding of a number beyond 2^53.
+    event = {"position": 1, "campaign": "G", "stream": "campaign", "version": 1, "type": "campaign.created",
+             "schema": 1, "game_time": 2**60, "recorded_at": "2026-11-23T20:15:00.000000Z", "session": None,
+             "actor": "x", "cause": None, "payload": {}, "prev_hash": GENESIS}
+    body = json.dumps({k: event[k] for k in HASHED_FIELDS}, sort_keys=True, separators=(",", ":"))
+    event["hash"] = hashlib.sha256(body.encode()).hexdigest()
+    path = tmp_path / "big.jsonl"
+    path.write_text(json.dumps(event) + "\n")
+    refused = tally_sqlite.refused("import", str(path))
+    assert "line 1" in refused.stderr and "RFC 8785" in refused.stderr

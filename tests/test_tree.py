@@ -1,0 +1,176 @@
+"""The Merkle tree kept beside the log (ledger/tree.py): grown by every
+append and import, rolled back with them, built for an existing ledger by
+its migration, and checked (and rebuilt) as derived data. SQLite and PostgreSQL."""
+
+import base64
+import random
+
+import pytest
+import sqlalchemy as sa
+
+from ledger import merkle, tree
+from ledger.envelope import NewEvent
+from ledger.errors import TreeBroken
+from ledger.events.stable import CashChanged
+from ledger.store import Store
+from tests.conftest import Tally
+
+
+def _leaves(store: Store) -> list[bytes]:
+    with store.reading() as tx:
+        return [merkle.leaf_hash(bytes.fromhex(row[13])) for row in tx.raw_rows()]
+
+
+def _nodes(store: Store) -> int:
+    with store.reading() as tx:
+        return tx.conn.execute(sa.text("SELECT count(*) FROM merkle_nodes")).scalar()
+
+
+def _append(store: Store, count: int) -> None:
+    store.append("G", [NewEvent("character:bo", CashChanged(character="Bo", delta=1, why=f"fee {i}"), game_time=1)
+                       for i in range(count)], actor="referee")
+
+
+@pytest.fixture
+def store(db_url):
+    s = Store(db_url)
+    yield s
+    s.dispose()
+
+
+def test_every_append_grows_the_tree_the_events_make(store):
+    from pymerkle import InmemoryTree
+
+    rng = random.Random(17)
+    independent = InmemoryTree(algorithm="sha256")
+    for _ in range(25):
+        before = len(_leaves(store))
+        _append(store, rng.choice([1, 1, 2, 3, 7]))
+        leaves = _leaves(store)
+        with store.reading() as tx:
+            levels = tree.check(tx.conn, len(leaves))  # every stored node is the one the events make
+            assert tree.root(tx.conn, len(leaves)) == merkle.root_of(leaves) == levels.root(len(leaves))
+            for size in (1, before or 1, len(leaves)):
+                assert tree.root(tx.conn, size) == merkle.root_of(leaves[:size])
+    # pymerkle, fed the events' hashes as its leaves' data, agrees.
+    for leaf in _leaves_data(store):
+        independent.append_entry(leaf)
+    with store.reading() as tx:
+        assert tree.root(tx.conn, independent.get_size()) == independent.get_root()
+    assert _nodes(store) == len(leaves) - bin(len(leaves)).count("1")  # one row per complete node above the leaves
+
+
+def _leaves_data(store: Store) -> list[bytes]:
+    with store.reading() as tx:
+        return [bytes.fromhex(row[13]) for row in tx.raw_rows()]
+
+
+def test_a_refused_transaction_keeps_no_node(store):
+    _append(store, 5)
+    before = _nodes(store)
+    with pytest.raises(RuntimeError):
+        with store.transaction() as tx:
+            tx.append("G", [NewEvent("character:bo", CashChanged(character="Bo", delta=1, why="x"), game_time=1)] * 3,
+                      actor="referee")
+            raise RuntimeError("the command changed its mind")
+    assert _nodes(store) == before
+    _append(store, 3)
+    with store.reading() as tx:
+        tree.check(tx.conn, len(_leaves(store)))
+
+
+def test_a_refused_script_keeps_no_node(db_url, tmp_path):
+    t = Tally(db_url)
+    t.ok("campaign", "new", "G", "--start", "1024-03-01")
+    store = Store(db_url)
+    before = _nodes(store)
+    (tmp_path / "s.tally").write_text("player add Ann\nplayer add Bea\nplayer add Ann\n")
+    t.refused("script", str(tmp_path / "s.tally"))
+    assert _nodes(store) == before
+    with store.reading() as tx:
+        tree.check(tx.conn, tx.head()[0])
+    store.dispose()
+
+
+def test_an_import_grows_the_tree_of_the_whole_file(tmp_path, db_url):
+    from tests.conftest import generated
+
+    source = Store(generated(tmp_path, events=3000, seed=5))
+    copy = Store(db_url)
+    from ledger.transfer import export, import_file
+
+    export(source, str(tmp_path / "log.jsonl"))
+    import_file(copy, str(tmp_path / "log.jsonl"), snapshots=False)
+    leaves = _leaves(source)
+    with source.reading() as a, copy.reading() as b:
+        assert tree.check(b.conn, len(leaves)).root(len(leaves)) == tree.root(a.conn, len(leaves)) \
+            == merkle.root_of(leaves)
+    source.dispose()
+    copy.dispose()
+
+
+def test_the_migration_builds_the_tree_of_an_existing_ledger(db_url):
+    from tests.test_migrations import _at_revision
+
+    t = Tally(db_url)
+    t.ok("campaign", "new", "G", "--start", "1024-03-01")
+    for name in ("Ann", "Bea", "Cy", "Di", "Ed"):
+        t.ok("player", "add", name)
+    expected = base64.b64encode(merkle.root_of(_leaves(Store(db_url)))).decode()
+    _at_revision(db_url, "0005")
+    engine = sa.create_engine(db_url)
+    with engine.connect() as conn:
+        assert not sa.inspect(conn).has_table("merkle_nodes")
+    engine.dispose()
+    assert "0005 -> 0006" in t.ok("db", "upgrade").stdout
+    assert t.ok("db", "tree", "--json").json == {"size": 7, "root": expected, "rebuilt": False}
+    assert expected in t.ok("verify").stdout
+
+
+@pytest.mark.parametrize("damage, said", [
+    ("DELETE FROM merkle_nodes WHERE level = 1 AND idx = 1", "level 1, index 1 is missing"),
+    ("UPDATE merkle_nodes SET hash = :junk WHERE level = 2 AND idx = 0", "level 2, index 0 does not match"),
+    ("INSERT INTO merkle_nodes (level, idx, hash) VALUES (0, 0, :junk)", "should not be stored"),
+])
+def test_verify_finds_a_damaged_tree_and_db_tree_rebuilds_it(db_url, damage, said):
+    t = Tally(db_url)
+    t.ok("campaign", "new", "G", "--start", "1024-03-01")
+    for name in ("Ann", "Bea", "Cy", "Di", "Ed", "Flo", "Gus"):
+        t.ok("player", "add", name)
+    root = t.ok("db", "tree", "--json").json["root"]
+    engine = sa.create_engine(db_url)
+    with engine.begin() as conn:
+        conn.execute(sa.text(damage), {"junk": b"\x00" * 32})
+    engine.dispose()
+    refused = t("verify", "--json")
+    assert refused.exit_code == 1 and said in refused.stderr and "tally db tree --rebuild" in refused.stderr
+    assert refused.json["ok"] is False and refused.json["chain_intact"] is True
+    assert t.ok("db", "tree", "--rebuild", "--json").json == {"size": 9, "root": root, "rebuilt": True}
+    assert root in t.ok("verify").stdout
+
+
+def test_a_node_left_past_the_head_is_inert_and_replaced(store):
+    _append(store, 3)
+    with store.transaction() as tx:
+        tx.conn.execute(sa.text("INSERT INTO merkle_nodes (level, idx, hash) VALUES (1, 2, :junk)"),
+                        {"junk": b"\x00" * 32})
+    with store.reading() as tx:
+        tree.check(tx.conn, 3)  # no proof of the first 3 events reads it
+    _append(store, 3)
+    with store.reading() as tx:
+        tree.check(tx.conn, 6)
+
+
+def test_an_append_over_a_damaged_edge_rebuilds_the_tree(store):
+    _append(store, 6)  # the edge of 6 leaves: the nodes (2, 0) and (1, 2)
+    with store.transaction() as tx:
+        tx.conn.execute(sa.text("DELETE FROM merkle_nodes WHERE level = 1 AND idx = 2"))
+    _append(store, 1)
+    with store.reading() as tx:
+        tree.check(tx.conn, 7)
+    with store.transaction() as tx:
+        tx.conn.execute(sa.text("DELETE FROM merkle_nodes"))
+    with store.reading() as tx, pytest.raises(Exception, match="tally db tree --rebuild"):
+        tree.inclusion(tx.conn, 0, 7)
+    with store.reading() as tx, pytest.raises(TreeBroken):
+        tree.check(tx.conn, 7)
