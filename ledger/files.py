@@ -26,6 +26,8 @@ def check_target(path: str, *, force: bool = False) -> Optional[os.stat_result]:
     status (to be replaced: ``force`` was given), or None for a new file."""
     if not path or path.endswith(os.sep):
         raise BadInput(f"cannot write {path!r}: give a file name, not a folder")
+    if "\x00" in path:  # the OS calls below would raise ValueError, not OSError
+        raise BadInput(f"cannot write {path!r}: not a file name")
     folder = os.path.dirname(os.path.abspath(path))
     if not os.path.isdir(folder):
         raise BadInput(f"cannot write {path}: the folder {folder} does not exist")

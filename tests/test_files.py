@@ -99,6 +99,12 @@ def test_a_folder_or_a_missing_folder_is_refused(logged, tmp_path):
     assert not missing.parent.exists()
 
 
+def test_a_path_with_a_nul_is_refused_on_one_line(logged):
+    # Found by the CLI fuzz: os.lstat raises ValueError, not OSError, on "\x00".
+    refusal = logged.refused("export", "log\x00.jsonl").stderr
+    assert "not a file name" in refusal and "internal error" not in refusal
+
+
 def test_bench_generate_writes_a_complete_campaign_and_overwrites_only_with_force(tmp_path):
     t = Tally(f"sqlite:///{tmp_path / 'unused.db'}")
     out = tmp_path / "gen.jsonl"
