@@ -26,4 +26,4 @@ test: $(STAMP) postgres
 	$(BIN)/pytest
 
 clean:
-	rm -rf $(VENV) demo.db demo.db-wal demo.db-shm
+	rm -rf $(VENV) demo.db demo.db-wal demo.db-shm demo.db.key demo.db.checkpoint demo.db.secrets
