@@ -111,6 +111,11 @@ def main_options(
         None, "--game-date", help="Log a recording command's facts on this in-game date (a fact logged late); "
                                   "also accepted at the command's end."),
 ) -> None:
+    # A path a user typed may hold bytes that are not UTF-8 (os gives them as lone
+    # surrogates): say them as escapes rather than fail after the work is done.
+    for stream in (sys.stdout, sys.stderr):
+        if hasattr(stream, "reconfigure"):
+            stream.reconfigure(errors="backslashreplace")
     if game_date is not None and ctx.invoked_subcommand in NO_LATE_FACTS:
         typer.echo(f"tally: `tally {ctx.invoked_subcommand}` does not log facts late: drop --game-date", err=True)
         raise typer.Exit(1)
