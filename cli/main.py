@@ -36,6 +36,7 @@ GROUPS = {
     "item": ("inventory", "app"), "boon": ("boons", "boon_app"), "specialty": ("boons", "specialty_app"),
     "resource": ("boons", "resource_app"),
     "keys": ("checkpoints", "keys_app"), "checkpoint": ("checkpoints", "checkpoint_app"),
+    "note": ("notes", "app"),
 }
 # name: (module, function, wrap in guarded, context settings)
 COMMANDS = {
