@@ -6,7 +6,7 @@ from typing import Optional
 
 import typer
 
-from cli.context import guarded, options
+from cli.context import options
 from cli.output import AS_OF, AS_RECORDED, AT_EVENT, JSON_OPTION, print_json, print_pairs, print_table
 from cli.session import _print_events
 from ledger.commands import calendar as commands
@@ -37,7 +37,6 @@ LABELS = {"today": "today (the latest day recorded)", "day": "day number",
 
 
 @app.command("show")
-@guarded
 def show(ctx: typer.Context, at_event: Optional[int] = AT_EVENT, as_of: Optional[str] = AS_OF,
          as_recorded: Optional[str] = AS_RECORDED, json: bool = JSON_OPTION) -> None:
     """Today's in-game date, the world's date, and the season, week day, era and moons where the calendar has them."""
@@ -66,7 +65,6 @@ def who_view(ctx) -> dict:
 
 
 @app.command("who")
-@guarded
 def who(ctx: typer.Context, at_event: Optional[int] = AT_EVENT, as_of: Optional[str] = AS_OF,
         as_recorded: Optional[str] = AS_RECORDED, json: bool = JSON_OPTION) -> None:
     """Each character's own in-game now, and how far ahead of the world's date it is."""
@@ -82,7 +80,6 @@ def who(ctx: typer.Context, at_event: Optional[int] = AT_EVENT, as_of: Optional[
 
 
 @app.command("advance", context_settings={"ignore_unknown_options": True})
-@guarded
 def advance(ctx: typer.Context, span: str = typer.Argument(
         ..., help="3d, 2w, 1m or 1y: a month or a year keeps the date (the 31st of a shorter month becomes its last day)."),
             why: str = typer.Option("time passes", "--why", help="What the time was spent on."),
@@ -93,7 +90,6 @@ def advance(ctx: typer.Context, span: str = typer.Argument(
 
 
 @app.command("import")
-@guarded
 def import_(ctx: typer.Context,
             path: str = typer.Argument(..., help="A Fantasy-Calendar, Simple Calendar or Calendaria calendar (JSON)."),
             out: Optional[str] = typer.Option(None, "--out", help="Write the calendar here as TOML, for "

@@ -6,7 +6,7 @@ from typing import Optional
 
 import typer
 
-from cli.context import guarded, options
+from cli.context import options
 from cli.output import AS_OF, AS_RECORDED, AT_EVENT, JSON_OPTION, print_json, print_pairs, print_table
 from ledger.commands import campaign as commands
 from projections.describe import line
@@ -32,7 +32,6 @@ def describe(ctx) -> dict:
 
 
 @app.command("new")
-@guarded
 def new(
     ctx: typer.Context,
     name: str = typer.Argument(..., help="The campaign's name."),
@@ -58,7 +57,6 @@ def new(
 
 
 @app.command("list")
-@guarded
 def list_(ctx: typer.Context, json: bool = JSON_OPTION) -> None:
     """List the campaigns in this database."""
     store = options(ctx).store()
@@ -73,7 +71,6 @@ def list_(ctx: typer.Context, json: bool = JSON_OPTION) -> None:
 
 
 @app.command("show")
-@guarded
 def show(ctx: typer.Context, at_event: Optional[int] = AT_EVENT, as_of: Optional[str] = AS_OF,
          as_recorded: Optional[str] = AS_RECORDED, json: bool = JSON_OPTION) -> None:
     """Show a campaign: rules, calendar, today's date, settings, open dice epoch."""
@@ -93,7 +90,6 @@ def show(ctx: typer.Context, at_event: Optional[int] = AT_EVENT, as_of: Optional
 
 
 @app.command("set")
-@guarded
 def set_(
     ctx: typer.Context,
     key: str = typer.Argument(..., help=f"One of: {', '.join(sorted(SETTINGS))}."),

@@ -6,7 +6,7 @@ from typing import Optional
 
 import typer
 
-from cli.context import guarded, options
+from cli.context import options
 from cli.economy import DRY_RUN, print_plan
 from cli.output import AS_OF, AS_RECORDED, AT_EVENT, GAME_DATE, JSON_OPTION, RULING, print_json, print_table
 from cli.parsing import faces, names
@@ -23,7 +23,6 @@ treasury_app = typer.Typer(help="The Company's Cash: its strongholds' Income, pa
 
 
 @stronghold_app.command("found")
-@guarded
 def found(ctx: typer.Context, name: str = typer.Argument(..., help="The stronghold's name."),
           owner: str = typer.Option(..., "--owner", help="A character, or company."),
           json: bool = JSON_OPTION,
@@ -35,7 +34,6 @@ def found(ctx: typer.Context, name: str = typer.Argument(..., help="The strongho
 
 
 @stronghold_app.command("improve")
-@guarded
 def improve(ctx: typer.Context, name: str = typer.Argument(..., help="The stronghold."),
             wager: int = typer.Option(..., "--wager", help="Cash dice to wager (always lost)."),
             by: str = typer.Option(..., "--by", help="The character who pays, or company (its treasury)."),
@@ -50,7 +48,6 @@ def improve(ctx: typer.Context, name: str = typer.Argument(..., help="The strong
     print_plan(result, json) if dry_run else _print_events(result, json)
 
 
-@guarded
 def rep(ctx: typer.Context,
         faction: str = typer.Argument(..., help="The Faction, or `show` to list every Faction."),
         delta: Optional[int] = typer.Argument(None, help="+N or -N."),
@@ -81,7 +78,6 @@ def rep(ctx: typer.Context,
     typer.echo(f"Reputation with {p['faction']}: {p['before']:+d} -> {after:+d}{clamp}")
 
 
-@guarded
 def company(ctx: typer.Context, at_event: Optional[int] = AT_EVENT, as_of: Optional[str] = AS_OF,
             as_recorded: Optional[str] = AS_RECORDED, json: bool = JSON_OPTION) -> None:
     """The Company: its treasury, strongholds and Reputation."""
@@ -100,7 +96,6 @@ def company(ctx: typer.Context, at_event: Optional[int] = AT_EVENT, as_of: Optio
 
 
 @treasury_app.command("pay")
-@guarded
 def treasury_pay(ctx: typer.Context, name: str = typer.Argument(..., help="The character paid."),
                  amount: int = typer.Argument(..., help="Cash dice out of the Company's treasury."),
                  why: str = typer.Option(..., "--why", help="What for."), json: bool = JSON_OPTION,
@@ -112,7 +107,6 @@ def treasury_pay(ctx: typer.Context, name: str = typer.Argument(..., help="The c
 
 
 @treasury_app.command("fund")
-@guarded
 def treasury_fund(ctx: typer.Context, name: str = typer.Argument(..., help="The character who pays in."),
                   amount: int = typer.Argument(..., help="Cash dice into the Company's treasury."),
                   why: str = typer.Option(..., "--why", help="What for."), json: bool = JSON_OPTION,

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import functools
 import getpass
 import os
 import unicodedata
@@ -12,7 +11,7 @@ from typing import Optional
 
 import typer
 
-from ledger.errors import BadInput, TallyError
+from ledger.errors import BadInput
 from ledger.store import Store, resolve_url
 from ledger.text import ACTOR_LIMIT, check_text
 
@@ -81,40 +80,3 @@ class Options:
 
 def options(ctx: typer.Context) -> Options:
     return ctx.find_root().obj
-
-
-def one_line(message: str, limit: int = 1000) -> str:
-    """A refusal fit for a terminal: what it quotes of the user's input (a path,
-    a name) cannot break it over lines or send escapes, and a quoted 100 KB
-    string is cut in the middle."""
-    message = "".join(c if c.isprintable() else repr(c)[1:-1] for c in message)
-    if len(message) > limit:
-        message = f"{message[:limit // 2]} …[{len(message) - limit} characters]… {message[-limit // 2:]}"
-    return message
-
-
-def guarded(command):
-    """Every command's refusals become `tally: <message>` on stderr and exit 1;
-    nothing else, and never a traceback, reaches the user."""
-
-    @functools.wraps(command)
-    def run(*args, **kwargs):
-        try:
-            return command(*args, **kwargs)
-        except (typer.Exit, typer.Abort):
-            raise
-        except TallyError as exc:
-            typer.echo(f"tally: {one_line(str(exc))}", err=True)
-            raise typer.Exit(1) from None
-        except KeyboardInterrupt:
-            typer.echo("tally: interrupted; nothing half-written was kept", err=True)
-            raise typer.Exit(130) from None
-        except Exception as exc:  # the last line of defence
-            if os.environ.get("TALLY_DEBUG"):
-                raise
-            detail = (str(exc).strip().splitlines() or [""])[0][:200]
-            typer.echo(f"tally: internal error ({exc.__class__.__name__}: {detail}); nothing was written. "
-                       "Run again with TALLY_DEBUG=1 for the details and report it", err=True)
-            raise typer.Exit(1) from None
-
-    return run

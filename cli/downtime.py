@@ -6,7 +6,7 @@ from typing import Optional
 
 import typer
 
-from cli.context import guarded, options
+from cli.context import options
 from cli.output import AS_OF, AS_RECORDED, AT_EVENT, GAME_DATE, JSON_OPTION, RULING, print_json, print_table
 from cli.session import _print_events
 from ledger.commands import downtime as commands
@@ -21,7 +21,6 @@ project_app = typer.Typer(help="Project clocks: long work, one tick each session
 
 
 @app.command("due")
-@guarded
 def due(ctx: typer.Context, since: Optional[str] = typer.Option(
             None, "--since", help="Count from this in-game date (default: each character's return)."),
         at_event: Optional[int] = AT_EVENT, as_of: Optional[str] = AS_OF,
@@ -60,7 +59,6 @@ def _also(row: dict) -> str:
 
 
 @app.command("act")
-@guarded
 def act(ctx: typer.Context, name: str = typer.Argument(..., help="The character."),
         action: str = typer.Argument(..., help="What they do: research, carousing, Circles…"),
         project: Optional[str] = typer.Option(None, "--project", help="A project this action advances."),
@@ -73,7 +71,6 @@ def act(ctx: typer.Context, name: str = typer.Argument(..., help="The character.
 
 
 @project_app.command("start")
-@guarded
 def project_start(ctx: typer.Context, name: str = typer.Argument(..., help="The project."),
                   ticks: int = typer.Option(..., "--ticks", help="Ticks on its clock (2-4 modest, 4-8 serious)."),
                   owner: str = typer.Option(..., "--owner", help="Whose project."),
@@ -86,7 +83,6 @@ def project_start(ctx: typer.Context, name: str = typer.Argument(..., help="The 
 
 
 @project_app.command("show")
-@guarded
 def project_show(ctx: typer.Context, at_event: Optional[int] = AT_EVENT, as_of: Optional[str] = AS_OF,
                  as_recorded: Optional[str] = AS_RECORDED, json: bool = JSON_OPTION) -> None:
     """Every project clock and how full it is."""

@@ -7,7 +7,7 @@ from typing import Optional
 
 import typer
 
-from cli.context import guarded, options
+from cli.context import options
 from cli.output import AS_OF, AS_RECORDED, AT_EVENT, JSON_OPTION, print_json, print_table
 from ledger.commands.base import load, query
 from ledger.errors import BadInput, NotFound
@@ -15,7 +15,6 @@ from projections.timeline import Pin, recorded
 from projections.why import story, subject_figure, unknown_subject, world_diff
 
 
-@guarded
 def why(ctx: typer.Context,
         subject: str = typer.Argument(..., help="A character, rep:FACTION, stronghold:NAME or company."),
         field: Optional[str] = typer.Argument(
@@ -99,7 +98,6 @@ def _pin(text: str, envelopes) -> Pin:
                    "or session:N:start|end")
 
 
-@guarded
 def diff(ctx: typer.Context,
          from_: str = typer.Option(..., "--from", help="event:N, date:D, recorded:T or session:N:start|end."),
          to: str = typer.Option(..., "--to", help="The later point, in the same forms."),

@@ -6,7 +6,7 @@ from typing import Optional
 
 import typer
 
-from cli.context import guarded, options
+from cli.context import options
 from cli.output import AS_OF, AS_RECORDED, AT_EVENT, GAME_DATE, JSON_OPTION, RULING, print_json, print_pairs
 from cli.parsing import faces, faces_by_name
 from ledger.commands import hazards, session as commands
@@ -27,7 +27,6 @@ def _print_events(recorded, json: bool) -> None:
 
 
 @app.command("open")
-@guarded
 def open_(
     ctx: typer.Context,
     activate: list[str] = typer.Option(..., "--activate", help="A character to play (one per player; repeatable)."),
@@ -47,7 +46,6 @@ def open_(
 
 
 @app.command("close")
-@guarded
 def close(
     ctx: typer.Context,
     game_date: Optional[str] = typer.Option(None, "--game-date", help="The in-game date the expedition ends."),
@@ -63,7 +61,6 @@ def close(
 
 
 @app.command("join")
-@guarded
 def join(ctx: typer.Context, name: str = typer.Argument(..., help="The character who joins."),
          json: bool = JSON_OPTION, game_date: Optional[str] = GAME_DATE, ruling: Optional[str] = RULING) -> None:
     """A replacement (or a latecomer's character) joins the running session."""
@@ -86,7 +83,6 @@ def session_view(ctx, number: Optional[int]) -> dict:
 
 
 @app.command("show")
-@guarded
 def show(ctx: typer.Context, number: Optional[int] = typer.Argument(None, help="The session (default: the latest)."),
          at_event: Optional[int] = AT_EVENT, as_of: Optional[str] = AS_OF,
          as_recorded: Optional[str] = AS_RECORDED, json: bool = JSON_OPTION) -> None:
@@ -104,7 +100,6 @@ def show(ctx: typer.Context, number: Optional[int] = typer.Argument(None, help="
                  ("deaths", ", ".join(view["deaths"]) or "none"), ("events", len(view["events"]))])
 
 
-@guarded
 def down_and_out(ctx: typer.Context, name: str = typer.Argument(..., help="The character at 0 HP."),
                  aid_by: Optional[str] = typer.Option(
                      None, "--aid-by", help="Who gives medical aid first: Medicine Ob 3, the table only if it passes."),

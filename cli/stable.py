@@ -6,7 +6,7 @@ from typing import Optional
 
 import typer
 
-from cli.context import guarded, options
+from cli.context import options
 from cli.output import (AS_OF, AS_RECORDED, AT_EVENT, GAME_DATE, JSON_OPTION, RULING, print_json, print_pairs,
     print_table)
 from cli.parsing import faces, names, pairs
@@ -23,7 +23,6 @@ char_app = typer.Typer(help="Characters: create them, list them, show their shee
 
 
 @player_app.command("add")
-@guarded
 def player_add(ctx: typer.Context, name: str = typer.Argument(..., help="The player's name."),
                json: bool = JSON_OPTION,
                game_date: Optional[str] = GAME_DATE, ruling: Optional[str] = RULING) -> None:
@@ -34,7 +33,6 @@ def player_add(ctx: typer.Context, name: str = typer.Argument(..., help="The pla
 
 
 @char_app.command("new")
-@guarded
 def char_new(
     ctx: typer.Context,
     name: str = typer.Argument(..., help="The character's name."),
@@ -84,7 +82,6 @@ def sheet_of(ctx, name: str) -> dict:
 
 
 @char_app.command("show")
-@guarded
 def char_show(ctx: typer.Context, name: str = typer.Argument(..., help="The character."),
               at_event: Optional[int] = AT_EVENT, as_of: Optional[str] = AS_OF,
               as_recorded: Optional[str] = AS_RECORDED, json: bool = JSON_OPTION) -> None:
@@ -153,7 +150,6 @@ def _shown(value) -> str:
 
 
 @char_app.command("die")
-@guarded
 def char_die(ctx: typer.Context, name: str = typer.Argument(..., help="The character who dies."),
              why: str = typer.Option(..., "--why", help="How: a coup de grace, no aid by the end of the Turn…"),
              json: bool = JSON_OPTION, game_date: Optional[str] = GAME_DATE, ruling: Optional[str] = RULING) -> None:
@@ -164,7 +160,6 @@ def char_die(ctx: typer.Context, name: str = typer.Argument(..., help="The chara
 
 
 @char_app.command("list")
-@guarded
 def char_list(ctx: typer.Context, player: Optional[str] = typer.Option(None, help="Only this player's."),
               at_event: Optional[int] = AT_EVENT, as_of: Optional[str] = AS_OF,
               as_recorded: Optional[str] = AS_RECORDED, json: bool = JSON_OPTION) -> None:
@@ -191,7 +186,6 @@ def stable_view(ctx, name: str) -> dict:
             "legacies": list(player.legacies), "owed_boons": player.owed_boons, "set_aside": player.set_aside}
 
 
-@guarded
 def stable(ctx: typer.Context, player: str = typer.Argument(..., help="The player."),
            at_event: Optional[int] = AT_EVENT, as_of: Optional[str] = AS_OF,
            as_recorded: Optional[str] = AS_RECORDED, json: bool = JSON_OPTION) -> None:
@@ -214,7 +208,6 @@ def stable(ctx: typer.Context, player: str = typer.Argument(..., help="The playe
         typer.echo(f"treasure set aside: {view['set_aside']} Cash")
 
 
-@guarded
 def retire(
     ctx: typer.Context,
     name: str = typer.Argument(..., help="The character to retire."),
