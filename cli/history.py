@@ -115,5 +115,24 @@ def diff(ctx: typer.Context,
     if json:
         print_json(rows)
         return
-    print_table(["who", "field", "from", "to"], [(r["subject"], r["field"], r["from"], r["to"]) for r in rows],
+    print_table(["who", "field", "from", "to"],
+                [(r["subject"], r["field"].replace("_", " "), shown(r["from"]), shown(r["to"])) for r in rows],
                 title=f"{from_} -> {to}")
+
+
+def shown(value) -> str:
+    """A sheet's value as a referee reads it, not as Python prints it: yes/no,
+    `used 1, capacity 12`, `Torches (slots 1, depletion 10)`; a named thing
+    leaves out what it does not have."""
+    if value is None:
+        return "-"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, dict):
+        if "name" in value:
+            rest = {k: v for k, v in value.items() if k != "name" and v not in (None, False, 0, "", [], {})}
+            return f"{value['name']} ({shown(rest)})" if rest else str(value["name"])
+        return ", ".join(f"{str(k).replace('_', ' ')} {shown(v)}" for k, v in value.items())
+    if isinstance(value, (list, tuple)):
+        return "; ".join(shown(v) for v in value) if value else "none"
+    return str(value)

@@ -40,7 +40,7 @@ def char_new(
     char_class: Optional[str] = typer.Option(None, "--class", help="Explorer, Warrior or Sorcerer."),
     skills: Optional[str] = typer.Option(None, help="Skill ratings, e.g. Athletics=2,Stealth=1."),
     saves: Optional[str] = typer.Option(None, help="Save ratings, e.g. Vigor=1,Agility=2."),
-    max_hp: Optional[int] = typer.Option(None, "--max-hp", help="Maximum HP."),
+    max_hp: Optional[int] = typer.Option(None, "--max-hp", help="Maximum HP (required by the coeac module)."),
     wealth: Optional[int] = typer.Option(None, help="Opening Wealth, for a campaign already under way."),
     cash: Optional[int] = typer.Option(None, help="Opening Cash, for a campaign already under way."),
     boons: Optional[int] = typer.Option(None, help="Opening Boons, for a campaign already under way."),
