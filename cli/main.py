@@ -106,6 +106,10 @@ COMMANDS = {
     "import-rolls": ("import_rolls", "import_rolls",
         "Bring in rolls from Foundry VTT, Roll20 or D&D Beyond as hand rolls (recorded, not verifiable)."),
     "give": ("inventory", "give", "Hand Cash and items to another character in the same place."),
+    "shell": ("shell", "shell",
+        "An interactive prompt for a whole evening: every tally command, typed without `tally`, the ledger kept "
+        "open between them; command history, and Tab completes commands, options and the campaign's names. "
+        "Ctrl-D or `exit` leaves."),
     "proof": ("checkpoints", "proof",
         "An inclusion proof of an event (C2SP tlog-proof): the event, its audit path and a signed checkpoint."),
 }
@@ -114,7 +118,7 @@ COMMANDS = {
 # --game-date before one of these is refused rather than ignored. (A script's
 # lines each take their own --game-date.)
 NO_LATE_FACTS = {"campaign", "calendar", "dice", "roll", "db", "schedule", "scheduler", "bench", "import",
-                 "export", "script", "verify", "audit", "import-rolls", "keys", "checkpoint", "proof"}
+                 "export", "script", "shell", "verify", "audit", "import-rolls", "keys", "checkpoint", "proof"}
 
 
 def _load(name: str) -> "typer.core.TyperCommand | TyperGroup":
