@@ -7,7 +7,7 @@ from typing import Optional
 import typer
 
 from cli.context import options
-from cli.output import AS_OF, AS_RECORDED, AT_EVENT, JSON_OPTION, print_json, print_pairs, print_table
+from cli.output import AS_OF, AS_RECORDED, AT_EVENT, AT_SESSION, JSON_OPTION, print_json, print_pairs, print_table
 from cli.session import _print_events
 from ledger.commands import calendar as commands
 from ledger.commands.base import query
@@ -38,10 +38,11 @@ LABELS = {"today": "today (the latest day recorded)", "day": "day number",
 
 @app.command("show")
 def show(ctx: typer.Context, at_event: Optional[int] = AT_EVENT, as_of: Optional[str] = AS_OF,
-         as_recorded: Optional[str] = AS_RECORDED, json: bool = JSON_OPTION) -> None:
+         as_recorded: Optional[str] = AS_RECORDED,
+         at_session: Optional[str] = AT_SESSION, json: bool = JSON_OPTION) -> None:
     """Today's in-game date, the world's date, and the season, week day, era and moons where the calendar has them."""
     opts = options(ctx)
-    view = query(opts.store(), opts.campaign, today_view, point=Pin(at_event, as_of, as_recorded))
+    view = query(opts.store(), opts.campaign, today_view, point=Pin(at_event, as_of, as_recorded, at_session))
     if json:
         print_json(view)
         return
@@ -66,10 +67,11 @@ def who_view(ctx) -> dict:
 
 @app.command("who")
 def who(ctx: typer.Context, at_event: Optional[int] = AT_EVENT, as_of: Optional[str] = AS_OF,
-        as_recorded: Optional[str] = AS_RECORDED, json: bool = JSON_OPTION) -> None:
+        as_recorded: Optional[str] = AS_RECORDED,
+        at_session: Optional[str] = AT_SESSION, json: bool = JSON_OPTION) -> None:
     """Each character's own in-game now, and how far ahead of the world's date it is."""
     opts = options(ctx)
-    view = query(opts.store(), opts.campaign, who_view, point=Pin(at_event, as_of, as_recorded))
+    view = query(opts.store(), opts.campaign, who_view, point=Pin(at_event, as_of, as_recorded, at_session))
     if json:
         print_json(view)
         return

@@ -8,7 +8,8 @@ import typer
 
 from cli.context import options
 from cli.economy import DRY_RUN, print_plan
-from cli.output import AS_OF, AS_RECORDED, AT_EVENT, GAME_DATE, JSON_OPTION, RULING, print_json, print_table
+from cli.output import (AS_OF, AS_RECORDED, AT_EVENT, AT_SESSION, GAME_DATE, JSON_OPTION, RULING, print_json,
+                         print_table)
 from cli.parsing import faces, names
 from cli.session import _print_events
 from ledger.commands import company as commands
@@ -53,13 +54,13 @@ def rep(ctx: typer.Context,
         delta: Optional[int] = typer.Argument(None, help="+N or -N."),
         why: Optional[str] = typer.Option(None, "--why", help="What the Company did."),
         at_event: Optional[int] = AT_EVENT, as_of: Optional[str] = AS_OF,
-        as_recorded: Optional[str] = AS_RECORDED, json: bool = JSON_OPTION,
+        as_recorded: Optional[str] = AS_RECORDED, at_session: Optional[str] = AT_SESSION, json: bool = JSON_OPTION,
         game_date: Optional[str] = GAME_DATE, ruling: Optional[str] = RULING) -> None:
     """Change the Company's Reputation with a Faction (clamped to ±6), or `rep show`."""
     opts = options(ctx)
     if faction == "show" and delta is None:
         reputation = query(opts.store(), opts.campaign, lambda c: c.world.company.view()["reputation"],
-                 point=Pin(at_event, as_of, as_recorded))
+                 point=Pin(at_event, as_of, as_recorded, at_session))
         if json:
             print_json(reputation)
         else:
@@ -79,11 +80,12 @@ def rep(ctx: typer.Context,
 
 
 def company(ctx: typer.Context, at_event: Optional[int] = AT_EVENT, as_of: Optional[str] = AS_OF,
-            as_recorded: Optional[str] = AS_RECORDED, json: bool = JSON_OPTION) -> None:
+            as_recorded: Optional[str] = AS_RECORDED,
+            at_session: Optional[str] = AT_SESSION, json: bool = JSON_OPTION) -> None:
     """The Company: its treasury, strongholds and Reputation."""
     opts = options(ctx)
     view = query(opts.store(), opts.campaign, lambda c: c.world.company.view(),
-                 point=Pin(at_event, as_of, as_recorded))
+                 point=Pin(at_event, as_of, as_recorded, at_session))
     if json:
         print_json(view)
         return

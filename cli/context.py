@@ -67,15 +67,21 @@ class Options:
         return {"game_date": game_date or self.game_date, "ruling": ruling}
 
     def close(self) -> None:
-        """After the command: print what the read path noted (an ignored
-        snapshot), one line each on stderr, and let the ledger go."""
+        """After the command: print what the read path noted, and let the ledger go."""
+        self.say_notes()
+        for store in self._stores.values():
+            store.dispose()
+
+    def say_notes(self) -> None:
+        """What the read path noted (an ignored snapshot, the instant a query
+        was pinned at), one line each on stderr, each said once."""
         notes = list(dict.fromkeys(note for store in self._stores.values() for note in store.notes))
         for note in notes[:NOTES_SHOWN]:
             typer.echo(f"tally: note: {note}", err=True)
         if len(notes) > NOTES_SHOWN:
             typer.echo(f"tally: note: and {len(notes) - NOTES_SHOWN} more like it", err=True)
         for store in self._stores.values():
-            store.dispose()
+            store.notes.clear()
 
 
 def options(ctx: typer.Context) -> Options:

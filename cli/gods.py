@@ -7,7 +7,8 @@ from typing import Optional
 import typer
 
 from cli.context import options
-from cli.output import AS_OF, AS_RECORDED, AT_EVENT, GAME_DATE, JSON_OPTION, RULING, print_json, print_pairs
+from cli.output import (AS_OF, AS_RECORDED, AT_EVENT, AT_SESSION, GAME_DATE, JSON_OPTION, RULING, print_json,
+                         print_pairs)
 from cli.parsing import faces
 from cli.session import _print_events
 from ledger.commands import gods as commands
@@ -161,11 +162,12 @@ def punish(ctx: typer.Context, name: str = typer.Argument(..., help="The worship
 @app.command("odds")
 def odds(ctx: typer.Context, name: str = typer.Argument(..., help="The worshipper."),
          at_event: Optional[int] = AT_EVENT, as_of: Optional[str] = AS_OF,
-         as_recorded: Optional[str] = AS_RECORDED, json: bool = JSON_OPTION) -> None:
+         as_recorded: Optional[str] = AS_RECORDED,
+         at_session: Optional[str] = AT_SESSION, json: bool = JSON_OPTION) -> None:
     """A worshipper's chances with the god, as of now."""
     opts = options(ctx)
     view = query(opts.store(), opts.campaign, lambda c: divine_odds(c.world, commands.worshipper(c, name)[0]),
-                 point=Pin(at_event, as_of, as_recorded))
+                 point=Pin(at_event, as_of, as_recorded, at_session))
     if json:
         print_json(view)
         return

@@ -7,7 +7,8 @@ from typing import Optional
 import typer
 
 from cli.context import options
-from cli.output import AS_OF, AS_RECORDED, AT_EVENT, GAME_DATE, JSON_OPTION, RULING, print_json, print_pairs
+from cli.output import (AS_OF, AS_RECORDED, AT_EVENT, AT_SESSION, GAME_DATE, JSON_OPTION, RULING, print_json,
+                         print_pairs)
 from cli.parsing import faces, faces_by_name
 from ledger.commands import hazards, session as commands
 from ledger.commands.base import query
@@ -85,11 +86,12 @@ def session_view(ctx, number: Optional[int]) -> dict:
 @app.command("show")
 def show(ctx: typer.Context, number: Optional[int] = typer.Argument(None, help="The session (default: the latest)."),
          at_event: Optional[int] = AT_EVENT, as_of: Optional[str] = AS_OF,
-         as_recorded: Optional[str] = AS_RECORDED, json: bool = JSON_OPTION) -> None:
+         as_recorded: Optional[str] = AS_RECORDED,
+         at_session: Optional[str] = AT_SESSION, json: bool = JSON_OPTION) -> None:
     """Show a session: its dates, who played, treasure and deaths."""
     opts = options(ctx)
     view = query(opts.store(), opts.campaign, lambda c: session_view(c, number),
-                 point=Pin(at_event, as_of, as_recorded))
+                 point=Pin(at_event, as_of, as_recorded, at_session))
     if json:
         print_json(view)
         return

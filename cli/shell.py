@@ -83,6 +83,7 @@ def run_line(root, text: str, shared: Options) -> Optional[int]:
     except SystemExit as done:
         return done.code if isinstance(done.code, int) else (0 if done.code is None else 1)
     finally:
+        shared.say_notes()  # after each line, as the one-shot command says them at its end
         sys.stdout.flush()
     return 0
 

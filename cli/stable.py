@@ -7,8 +7,8 @@ from typing import Optional
 import typer
 
 from cli.context import options
-from cli.output import (AS_OF, AS_RECORDED, AT_EVENT, GAME_DATE, JSON_OPTION, RULING, print_json, print_pairs,
-    print_table)
+from cli.output import (AS_OF, AS_RECORDED, AT_EVENT, AT_SESSION, GAME_DATE, JSON_OPTION, RULING, print_json,
+    print_pairs, print_table)
 from cli.parsing import faces, names, pairs
 from ledger.commands import hit_points, stable as commands
 from ledger.commands.base import query
@@ -84,11 +84,12 @@ def sheet_of(ctx, name: str) -> dict:
 @char_app.command("show")
 def char_show(ctx: typer.Context, name: str = typer.Argument(..., help="The character."),
               at_event: Optional[int] = AT_EVENT, as_of: Optional[str] = AS_OF,
-              as_recorded: Optional[str] = AS_RECORDED, json: bool = JSON_OPTION) -> None:
+              as_recorded: Optional[str] = AS_RECORDED,
+              at_session: Optional[str] = AT_SESSION, json: bool = JSON_OPTION) -> None:
     """Show a character's sheet."""
     opts = options(ctx)
     sheet = query(opts.store(), opts.campaign, lambda c: sheet_of(c, name),
-                 point=Pin(at_event, as_of, as_recorded))
+                 point=Pin(at_event, as_of, as_recorded, at_session))
     if json:
         print_json(sheet)
         return
@@ -162,13 +163,14 @@ def char_die(ctx: typer.Context, name: str = typer.Argument(..., help="The chara
 @char_app.command("list")
 def char_list(ctx: typer.Context, player: Optional[str] = typer.Option(None, help="Only this player's."),
               at_event: Optional[int] = AT_EVENT, as_of: Optional[str] = AS_OF,
-              as_recorded: Optional[str] = AS_RECORDED, json: bool = JSON_OPTION) -> None:
+              as_recorded: Optional[str] = AS_RECORDED,
+              at_session: Optional[str] = AT_SESSION, json: bool = JSON_OPTION) -> None:
     """List the characters, with status, Boons, Cash and Wealth."""
     opts = options(ctx)
     sheets = query(opts.store(), opts.campaign, lambda c: [
         ch.sheet() for ch in c.world.stable.characters.values()
         if player is None or ch.player.lower() == player.lower()],
-                 point=Pin(at_event, as_of, as_recorded))
+                 point=Pin(at_event, as_of, as_recorded, at_session))
     if json:
         print_json(sheets)
         return
@@ -188,11 +190,12 @@ def stable_view(ctx, name: str) -> dict:
 
 def stable(ctx: typer.Context, player: str = typer.Argument(..., help="The player."),
            at_event: Optional[int] = AT_EVENT, as_of: Optional[str] = AS_OF,
-           as_recorded: Optional[str] = AS_RECORDED, json: bool = JSON_OPTION) -> None:
+           as_recorded: Optional[str] = AS_RECORDED,
+           at_session: Optional[str] = AT_SESSION, json: bool = JSON_OPTION) -> None:
     """A player's stable: every character, and what waits for the next one."""
     opts = options(ctx)
     view = query(opts.store(), opts.campaign, lambda c: stable_view(c, player),
-                 point=Pin(at_event, as_of, as_recorded))
+                 point=Pin(at_event, as_of, as_recorded, at_session))
     if json:
         print_json(view)
         return

@@ -7,7 +7,8 @@ from typing import Optional
 import typer
 
 from cli.context import options
-from cli.output import AS_OF, AS_RECORDED, AT_EVENT, GAME_DATE, JSON_OPTION, RULING, print_json, print_table
+from cli.output import (AS_OF, AS_RECORDED, AT_EVENT, AT_SESSION, GAME_DATE, JSON_OPTION, RULING, print_json,
+                         print_table)
 from cli.parsing import faces
 from cli.session import _print_events
 from ledger.commands import wolves as commands
@@ -84,12 +85,13 @@ def dismiss(ctx: typer.Context, name: str = typer.Argument(..., help="The employ
 @wages_app.command("show")
 def wages_show(ctx: typer.Context, name: str = typer.Argument(..., help="The employer."),
                at_event: Optional[int] = AT_EVENT, as_of: Optional[str] = AS_OF,
-               as_recorded: Optional[str] = AS_RECORDED, json: bool = JSON_OPTION) -> None:
+               as_recorded: Optional[str] = AS_RECORDED,
+               at_session: Optional[str] = AT_SESSION, json: bool = JSON_OPTION) -> None:
     """Hirelings, days served, wages owed and paid."""
     opts = options(ctx)
     view = query(opts.store(), opts.campaign,
                  lambda c: c.world.band.of(commands.raider(c, name, active=False)[0]).view(c.today),
-                 point=Pin(at_event, as_of, as_recorded))
+                 point=Pin(at_event, as_of, as_recorded, at_session))
     info = {f: view[f] for f in ("hirelings", "wages_owed", "wages_paid", "silver", "wages_shortfall")}
     if json:
         print_json(info)
@@ -175,7 +177,8 @@ def ship_buy(ctx: typer.Context, name: str = typer.Argument(..., help="The new s
 
 @ship_app.command("list")
 def ship_list(ctx: typer.Context, at_event: Optional[int] = AT_EVENT, as_of: Optional[str] = AS_OF,
-              as_recorded: Optional[str] = AS_RECORDED, json: bool = JSON_OPTION) -> None:
+              as_recorded: Optional[str] = AS_RECORDED,
+              at_session: Optional[str] = AT_SESSION, json: bool = JSON_OPTION) -> None:
     """The band's ships: kind, the seed's figures, crew, value, and food."""
     opts = options(ctx)
 
@@ -185,7 +188,7 @@ def ship_list(ctx: typer.Context, at_event: Optional[int] = AT_EVENT, as_of: Opt
         return [{**s, "acquired": fmt(s["day"]), "food_until": fmt(s["food_until"])}
                 for s in c.world.band.ship_list(c.today)]
 
-    ships = query(opts.store(), opts.campaign, read, point=Pin(at_event, as_of, as_recorded))
+    ships = query(opts.store(), opts.campaign, read, point=Pin(at_event, as_of, as_recorded, at_session))
     if json:
         print_json(ships)
         return

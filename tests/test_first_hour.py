@@ -169,3 +169,49 @@ def test_void_json_lists_what_still_stands(fallen):
     assert voided["still_standing"][0]["cause"] == roll["position"]
     plain = fallen.ok("roll", "1d6", "--json").json
     assert fallen.ok("void", str(plain["position"]), "--why", "x", "--json").json["still_standing"] == []
+
+
+def test_queries_pin_to_a_session_start_or_end(fallen):
+    start = fallen.ok("char", "show", "Bo", "--at-session", "1:start", "--json").json
+    end = fallen.ok("char", "show", "Bo", "--at-session", "1:end", "--json").json
+    assert (start["hp"], start["down_and_out"], start["inventory"]) == (4, False, [])
+    assert end["down_and_out"] is True and [i["name"] for i in end["inventory"]] == ["Torches"]
+    assert fallen.ok("char", "show", "Bo", "--at-session", "1", "--json").json == end  # N alone: its end
+    # The same edges as diff's session:N:start|end, read by the same resolver.
+    opened = [e for e in fallen.ok("log", "--json").json if e["type"] == "session.opened"][0]
+    assert fallen.ok("char", "show", "Bo", "--at-event", str(opened["position"] - 1), "--json").json == start
+    rows = fallen.ok("diff", "--from", "session:1:start", "--to", "session:1", "--json").json
+    assert {"subject": "Bo", "field": "down_and_out", "from": False, "to": True} in rows
+    day = fallen.ok("calendar", "show", "--at-session", "1:end", "--json").json["today"]
+    assert day == "1024-03-03"  # closed after 2 days
+    for command in (("stable", "Ann"), ("company",), ("why", "Bo", "hp"), ("char", "list")):
+        fallen.ok(*command, "--at-session", "1:start")
+
+
+def test_a_session_pin_that_cannot_be_is_refused_in_one_line(fallen):
+    said = fallen.refused("char", "show", "Bo", "--at-session", "2").stderr
+    assert said == "tally: session 2 has no end in the ledger (see `tally session show`)\n"
+    fallen.ok("session", "open", "--activate", "Bo", "--no-income")
+    said = fallen.refused("calendar", "show", "--at-session", "2:end").stderr
+    assert "session 2 has not closed yet: pin it at 2:start" in said
+    fallen.ok("calendar", "show", "--at-session", "2:start")
+    assert "cannot read 'soon' for --at-session" in fallen.refused("company", "--at-session", "soon").stderr
+    assert fallen.refused("char", "show", "Bo", "--at-session", "1", "--at-event", "3").stderr == \
+        "tally: give --at-event or --at-session, not both\n"
+
+
+def test_as_recorded_takes_an_offset_and_says_the_zone(fallen):
+    first = fallen.ok("log", "--json").json[0]["recorded_at"]  # e.g. 2026-11-26T11:44:48.947548Z
+    from datetime import datetime, timedelta, timezone
+
+    moment = datetime.fromisoformat(first.replace("Z", "+00:00")) + timedelta(seconds=1)
+    at_plus_two = moment.astimezone(timezone(timedelta(hours=2))).isoformat(timespec="seconds")
+    shown = fallen.ok("calendar", "show", "--as-recorded", at_plus_two)
+    utc = moment.strftime("%Y-%m-%d %H:%M:%S")
+    assert shown.stderr == f"tally: note: as recorded by {utc} UTC ({at_plus_two} as given)\n"
+    naive = moment.strftime("%Y-%m-%dT%H:%M:%S")
+    assert fallen.ok("calendar", "show", "--as-recorded", naive).stderr == \
+        f"tally: note: as recorded by {utc} UTC (no zone given: read as UTC)\n"
+    # Two hours earlier in UTC than the same clock reading at +02:00: before the campaign.
+    said = fallen.refused("calendar", "show", "--as-recorded", naive + "+02:00").stderr
+    assert "was not yet recorded at that point" in said
