@@ -170,3 +170,22 @@ def test_words_are_split_as_the_shell_will_read_them():
     assert _tokens('rep "River G') == (["rep"], "River G", 8)
     assert _tokens("char show ") == (["char", "show"], "", 0)
     assert _tokens("cash 'Bo B' +1") == (["cash", "Bo B"], "+1", 2)
+
+
+def test_the_benchmark_times_commands_through_the_shells_own_runner(tmp_path):
+    """cli/shell_bench.py: real commands on a generated campaign, each through run_line."""
+    from cli.shell_bench import LINES, REPEATS, figures
+    from ledger.generator import NAME
+    from tests.conftest import Tally, generated
+
+    url = generated(tmp_path, events=2000, seed=3)
+    t = Tally(url)
+    before = len(t.ok("log", "--type", "dice.rolled", "--json").json)
+    measured = figures(url, NAME)
+    assert set(measured) == {"shell_command_median_ms", "shell_first_command_ms",
+                             *(f"shell_{n.replace(' ', '_')}_median_ms" for n in LINES)}
+    assert all(v > 0 for v in measured.values())
+    # The roll really went through the shell each time: recorded in the ledger.
+    assert len(t.ok("log", "--type", "dice.rolled", "--json").json) == before + REPEATS
+    with pytest.raises(RuntimeError, match="the shell's benchmark failed"):
+        figures(url, "No Such Campaign")
