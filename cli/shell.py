@@ -75,6 +75,8 @@ def run_line(root, text: str, shared: Options) -> Optional[int]:
         return 0
     if len(words) == 1 and words[0] in LEAVE:
         return None
+    if words[0] == "help":  # `help`, `help char`: what --help says
+        words = words[1:] + ["--help"]
     if words[0] == "shell":
         typer.echo("tally: this is the shell already (Ctrl-D or `exit` leaves it)", err=True)
         return 1
@@ -105,7 +107,8 @@ def _lines(root, names: "Names", history: Optional[str]) -> Iterable[str]:
                    err=True)
         kept = InMemoryHistory()
     session = PromptSession(history=kept, completer=Completer(root, names), complete_while_typing=False)
-    typer.echo("tally shell: the ledger stays open. Tab completes; Ctrl-D or `exit` leaves.")
+    typer.echo("tally shell: the ledger stays open. Tab completes; `help` lists the commands; "
+               "Ctrl-D or `exit` leaves.")
     while True:
         try:
             yield session.prompt(PROMPT)

@@ -189,3 +189,28 @@ def test_the_benchmark_times_commands_through_the_shells_own_runner(tmp_path):
     assert len(t.ok("log", "--type", "dice.rolled", "--json").json) == before + REPEATS
     with pytest.raises(RuntimeError, match="the shell's benchmark failed"):
         figures(url, "No Such Campaign")
+
+
+def test_help_and_refusals_through_the_shells_runner(table, capsys):
+    import typer.main
+
+    from cli.context import Options
+    from cli.main import app
+    from cli.shell import run_line
+
+    root, shared = typer.main.get_command(app), Options(db=table.url)
+    try:
+        assert run_line(root, "help char", shared) == 0
+        assert "Usage: tally char" in capsys.readouterr().out
+        assert run_line(root, "help", shared) == 0
+        assert "session" in capsys.readouterr().out
+        assert run_line(root, "shell", shared) == 1
+        assert capsys.readouterr().err == "tally: this is the shell already (Ctrl-D or `exit` leaves it)\n"
+        assert run_line(root, "cash Bo -3 --why 'a bribe'", shared) == 0  # a negative number is an argument
+        assert run_line(root, "cash Bo -30 --why 'a bribe'", shared) == 1
+        said = capsys.readouterr()
+        assert said.err.count("\n") == 1 and said.err.startswith("tally: ")
+        assert run_line(root, "tally roll", shared) == 2  # a pasted `tally` is dropped; a usage error is 2
+        assert run_line(root, "   ", shared) == 0 and run_line(root, "exit", shared) is None
+    finally:
+        shared.close()
