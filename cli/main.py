@@ -201,11 +201,12 @@ def main_options(
         None, "--game-date", help="Log a recording command's facts on this in-game date (a fact logged late); "
                                   "also accepted at the command's end."),
 ) -> None:
-    if game_date is not None and ctx.invoked_subcommand in NO_LATE_FACTS:
-        typer.echo(f"tally: `tally {ctx.invoked_subcommand}` does not log facts late: drop --game-date", err=True)
-        raise typer.Exit(1)
     from cli.context import Options
+    from ledger.errors import BadInput
     from ledger.store import resolve_url
+
+    if game_date is not None and ctx.invoked_subcommand in NO_LATE_FACTS:
+        raise BadInput(f"`tally {ctx.invoked_subcommand}` does not log facts late: drop --game-date")
 
     if isinstance(ctx.obj, Options):
         # A line of `tally script` or `tally shell`: their options and their one store, this
