@@ -140,6 +140,8 @@ class Names:
             return query(self.shared.store(), self.shared.campaign, lambda c: roster(c.world))
         except TallyError:  # no ledger yet, or several campaigns and none chosen: nothing to offer
             return {}
+        except Exception:  # Tab is a convenience: whatever broke will be said by the next command run
+            return {}
 
 
 def _tokens(text: str) -> tuple[list[str], str, int]:

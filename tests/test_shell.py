@@ -214,3 +214,20 @@ def test_help_and_refusals_through_the_shells_runner(table, capsys):
         assert run_line(root, "   ", shared) == 0 and run_line(root, "exit", shared) is None
     finally:
         shared.close()
+
+
+def test_tab_before_any_ledger_exists_offers_commands_and_no_names(tmp_path):
+    import typer.main
+
+    from cli.context import Options
+    from cli.main import app
+
+    shared = Options(db=str(tmp_path / "none.db"))
+    completer = Completer(typer.main.get_command(app), Names(shared))
+    try:
+        assert completer.candidates(["char", "show"], "") == []
+        assert "campaign" in completer.candidates([], "")
+        assert completer.candidates(["campaign"], "")[:2] == ["new", "list"]
+    finally:
+        shared.close()
+    assert not (tmp_path / "none.db").exists()  # completing created nothing
