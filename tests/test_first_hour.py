@@ -215,3 +215,16 @@ def test_as_recorded_takes_an_offset_and_says_the_zone(fallen):
     # Two hours earlier in UTC than the same clock reading at +02:00: before the campaign.
     said = fallen.refused("calendar", "show", "--as-recorded", naive + "+02:00").stderr
     assert "was not yet recorded at that point" in said
+
+
+def test_a_year_on_is_the_same_date_and_a_month_on_the_same_day_next_month(tmp_path):
+    db = tmp_path / "t.db"
+    assert run("campaign", "new", "G", "--start", "1024-01-31", db=db).returncode == 0
+    said = run("calendar", "advance", "1m", db=db)
+    assert said.returncode == 0, said.stderr
+    shown = run("calendar", "show", db=db).stdout.splitlines()
+    assert shown[0] == "today (the latest day recorded)           1024-02-29"  # the 31st: the month's last day
+    assert run("calendar", "advance", "1y", db=db).returncode == 0
+    shown = run("calendar", "show", db=db).stdout.splitlines()
+    assert shown[0] == "today (the latest day recorded)           1025-02-28"
+    assert "world's date (moved by calendar advance)  1025-02-28" in shown and "campaign began" in shown[4]
