@@ -106,3 +106,11 @@ def test_the_checker_sees_a_deleted_help_string_an_option_without_help_and_a_com
 def test_readme_second_words_count_only_when_they_look_like_sub_commands():
     assert readme_paths("`roll 1d6 --dice 4`, `why C FIELD`, `wages show\\|pay C [N]`, `tally char new X`") == {
         ("roll",), ("why",), ("wages",), ("wages", "show"), ("wages", "pay"), ("char",), ("char", "new")}
+
+
+def test_every_query_pinned_in_time_can_be_pinned_to_a_session():
+    root = typer.main.get_command(app)
+    pinned = {" ".join(path): {p.name for p in command.params} for path, command in walk(root)
+              if any(p.name == "at_event" for p in command.params)}
+    assert len(pinned) >= 15
+    assert [where for where, names in pinned.items() if not {"as_of", "as_recorded", "at_session"} <= names] == []
