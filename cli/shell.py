@@ -55,8 +55,11 @@ def shell(
     names = Names(shared)
     try:
         for text in _lines(root, names, history):
-            if run_line(root, text, shared) is None:
-                break
+            try:
+                if run_line(root, text, shared) is None:
+                    break
+            except KeyboardInterrupt:  # between the command's own boundary and the prompt
+                typer.echo("tally: interrupted", err=True)
             names.stale = True
     finally:
         shared.close()

@@ -138,9 +138,15 @@ def test_an_evening_in_the_shell(table, terminal):
     assert "+roll 1d6 --dice 9" in t.history.read_text()
 
 
-def test_exit_leaves_with_status_0_and_a_bad_quote_is_one_line(terminal):
+def test_exit_leaves_with_status_0_and_a_bad_quote_is_one_line(table, terminal):
     said = terminal.run("cash Bo +1 --why \"unclosed", until="tally>")
     assert "tally: cannot read that line (No closing quotation): close the quote" in said
+    # Ctrl-C drops the line being typed; nothing of it runs.
+    before = table.event_count()
+    terminal.type("roll 1d6 --dice 3")
+    terminal.keys("C-c")
+    terminal.run("calendar show", until="campaign began")
+    assert table.event_count() == before
     terminal.run("exit", until="[shell exited: 0]")
 
 
