@@ -32,7 +32,9 @@ def one_line(message: str, limit: int = 1000) -> str:
 
 def internal(exc: BaseException) -> str:
     detail = (str(exc).strip().splitlines() or [""])[0][:200]
-    return f"internal error ({exc.__class__.__name__}: {detail}); nothing was written. {HINT}"
+    # Whether anything was recorded depends on where it broke (a command records all of its
+    # events or none); the log says which, so the message does not guess.
+    return f"internal error ({exc.__class__.__name__}: {detail}); `tally log` shows what is recorded. {HINT}"
 
 
 @contextmanager

@@ -94,8 +94,8 @@ def test_an_unexpected_error_is_one_line_with_a_hint(campaign, monkeypatch):
     monkeypatch.setattr(dice, "roll", broken)
     outcome = campaign("roll", "1d6")
     assert outcome.exit_code == 1
-    assert outcome.stderr == ("tally: internal error (RuntimeError: disk on fire); nothing was written. "
-                              "Run again with TALLY_DEBUG=1 for the details and report it\n")
+    assert outcome.stderr == ("tally: internal error (RuntimeError: disk on fire); `tally log` shows what is "
+                              "recorded. Run again with TALLY_DEBUG=1 for the details and report it\n")
 
 
 def test_a_script_usage_error_stops_it_there_with_each(campaign, tmp_path):
