@@ -28,7 +28,7 @@ GLOBAL_WITH_VALUE = {"--db", "--campaign", "--actor", "--game-date"}
 # Which of the campaign's names complete a value, by the name of the option or
 # argument it fills; "name" is a character's unless the command says otherwise.
 KINDS = {
-    "name": "character", "character": "character", "subject": "character", "giver": "character",
+    "name": "character", "character": "character", "subject": "subject", "giver": "character",
     "receiver": "character", "aid_by": "character", "haven": "character", "activate": "character",
     "healer": "character", "raised_by": "character", "opponent": "character", "by": "character",
     "owner": "character", "player": "player", "faction": "faction", "rep_faction": "faction", "god": "god",
@@ -132,6 +132,10 @@ class Names:
         if self.stale:
             self.stale = False
             self._known = self._read()
+        if kind == "subject":  # what `why` explains: a character, the Company, a Faction, a stronghold
+            return (self._known.get("character", []) + ["company"]
+                    + [f"rep:{f}" for f in self._known.get("faction", [])]
+                    + [f"stronghold:{s}" for s in self._known.get("stronghold", [])])
         return self._known.get(kind, [])
 
     def _read(self) -> dict[str, list[str]]:

@@ -165,6 +165,7 @@ def test_completion_is_keyed_on_the_option_or_argument_name(table):
         assert completer.candidates(["stronghold", "improve", "Greyhold", "--by"], "") == \
             ["Astrid", "Bo", "company"]
         assert completer.candidates(["rep"], "") == ["River Guild"]
+        assert completer.candidates(["why"], "") == ["Astrid", "Bo", "company", "rep:River Guild"]
         assert completer.candidates(["--campaign", "Greyhawk", "calendar"], "")[:2] == ["show", "who"]
         assert "--max-hp" in completer.candidates(["char", "new", "X"], "--")
         assert completer.candidates(["roll", "1d6", "--why"], "") == []
