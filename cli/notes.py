@@ -6,8 +6,8 @@ from typing import Optional
 
 import typer
 
-from cli.context import guarded, options
-from cli.output import AS_OF, AS_RECORDED, AT_EVENT, GAME_DATE, JSON_OPTION, RULING, print_json, print_table
+from cli.context import options
+from cli.output import AS_OF, AS_RECORDED, AT_EVENT, AT_SESSION, GAME_DATE, JSON_OPTION, RULING, print_json, print_table
 from cli.session import _print_events
 from ledger.commands import dated_notes as commands
 from ledger.commands.base import query
@@ -19,7 +19,6 @@ app = typer.Typer(help="Dated notes: what happened on a day of the campaign, in 
 
 
 @app.command("add")
-@guarded
 def add(ctx: typer.Context, title: str = typer.Argument(..., help="The note, in a line (up to 200 characters)."),
         text: str = typer.Option("", "--text", help="More of it (up to 500 characters)."),
         json: bool = JSON_OPTION, game_date: Optional[str] = GAME_DATE, ruling: Optional[str] = RULING) -> None:
@@ -30,14 +29,14 @@ def add(ctx: typer.Context, title: str = typer.Argument(..., help="The note, in 
 
 
 @app.command("list")
-@guarded
 def list_(ctx: typer.Context, search: Optional[str] = typer.Option(None, "--search", help="Only notes holding this."),
           at_event: Optional[int] = AT_EVENT, as_of: Optional[str] = AS_OF,
-          as_recorded: Optional[str] = AS_RECORDED, json: bool = JSON_OPTION) -> None:
+          as_recorded: Optional[str] = AS_RECORDED, at_session: Optional[str] = AT_SESSION,
+          json: bool = JSON_OPTION) -> None:
     """The campaign's dated notes, oldest day first: typed ones and those a calendar import brought."""
     opts = options(ctx)
     view = query(opts.store(), opts.campaign, lambda c: notes_view(c, search),
-                 point=Pin(at_event, as_of, as_recorded))
+                 point=Pin(at_event, as_of, as_recorded, at_session))
     if json:
         print_json(view)
         return
