@@ -96,7 +96,10 @@ def session_position(edges: Iterable[Envelope], number: int, edge: str) -> int:
         if edge == "end" and any(e.type == SESSION_EDGES[0] and e.payload["number"] == number for e in edges):
             raise NotFound(f"session {number} has not closed yet: pin it at {number}:start, or leave the "
                            "session out for now")
-        raise NotFound(f"session {number} has no {edge} in the ledger (see `tally session show`)")
+        if not any(e.payload["number"] == number for e in edges):
+            raise NotFound(f"there is no session {number} in the ledger (`tally log --type session.opened` "
+                           "lists the sessions)")
+        raise NotFound(f"session {number} has no {edge} in the ledger (see `tally session show {number}`)")
     return found.position - 1 if edge == "start" else found.position
 
 

@@ -190,7 +190,8 @@ def test_queries_pin_to_a_session_start_or_end(fallen):
 
 def test_a_session_pin_that_cannot_be_is_refused_in_one_line(fallen):
     said = fallen.refused("char", "show", "Bo", "--at-session", "2").stderr
-    assert said == "tally: session 2 has no end in the ledger (see `tally session show`)\n"
+    assert said == ("tally: there is no session 2 in the ledger (`tally log --type session.opened` lists the "
+                    "sessions)\n")
     fallen.ok("session", "open", "--activate", "Bo", "--no-income")
     said = fallen.refused("calendar", "show", "--at-session", "2:end").stderr
     assert "session 2 has not closed yet: pin it at 2:start" in said
