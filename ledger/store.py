@@ -18,12 +18,13 @@ from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import Callable, Iterator, Mapping, Optional, Sequence
 
+import msgspec
 import sqlalchemy as sa
 from sqlalchemy import event as sa_event
 from sqlalchemy.engine import Connection, Engine
 
 from ledger import secrets as ledger_secrets
-from ledger.chain import GENESIS, canonical_json, stored_hash
+from ledger.chain import GENESIS, canonical_json, row_hash
 from ledger.clock import format_instant, utc_now
 from ledger.envelope import Envelope, NewEvent, Pending
 from ledger.errors import ConcurrencyConflict, SnapshotUnusable, StoreError
@@ -34,6 +35,16 @@ DEFAULT_DB = "tally.db"
 DEFAULT_DB_MODE = 0o600  # a new SQLite ledger file; TALLY_DB_MODE=0640 lets its group read it
 _PG_WRITE_LOCK = 7243315  # any constant: one writer at a time per database
 _COLUMNS = [c.name for c in events.columns]
+_SELECT = f"SELECT {', '.join(_COLUMNS)} FROM events"
+_TYPE_NAMES: dict[type, str] = {}
+
+
+def _type_name(kind) -> str:
+    """An event model's dotted type (asked of the model once: every append asks)."""
+    name = _TYPE_NAMES.get(kind)
+    if name is None:
+        name = _TYPE_NAMES[kind] = kind.type_name()
+    return name
 
 
 def resolve_url(target: Optional[str]) -> str:
@@ -335,26 +346,24 @@ class Transaction:
             if stream in expected and expected[stream] != versions[stream]:
                 raise ConcurrencyConflict(stream, expected[stream], versions[stream])
         appended: list[Envelope] = []
-        rows: list[dict] = []
+        rows: list[tuple] = []
         for new in new_events:
             position += 1
-            versions[new.stream] += 1
+            stream = new.stream
+            version = versions[stream] = versions[stream] + 1
             cause = new.cause
             if isinstance(cause, Pending):
                 cause = appended[cause.index].position
-            payload = new.event.payload()
-            fields = {
-                "position": position, "campaign": campaign, "stream": new.stream,
-                "version": versions[new.stream], "type": new.event.type_name(),
-                "schema": new.event.schema_version, "game_time": new.game_time,
-                "recorded_at": recorded_at, "session": new.session, "actor": actor,
-                "cause": cause, "payload": canonical_json(payload), "prev_hash": prev_hash,
-            }
+            event = new.event
+            kind = type(event)
+            payload = event.payload()
             # The payload is encoded once: that text is hashed (as verify will) and stored.
-            fields["hash"] = prev_hash = stored_hash(fields)
-            rows.append(fields)
-            appended.append(Envelope(**{**fields, "payload": payload}))
-        self.insert_rows(rows)
+            row = (position, campaign, stream, version, _type_name(kind), kind.schema_version, new.game_time,
+                   recorded_at, new.session, actor, cause, canonical_json(payload), prev_hash, None)
+            prev_hash = row_hash(row)
+            rows.append((*row[:13], prev_hash))
+            appended.append(Envelope(*row[:11], payload, row[12], prev_hash))
+        self.insert_tuples(rows)
         return appended
 
     def insert_rows(self, rows: list[dict]) -> None:
@@ -389,25 +398,25 @@ class Transaction:
         ``fold_order``, in (game_time, position) order, as projections fold them).
         ``payload_if``: decode the payload only of the types it says yes to (the
         others carry UNREAD, which refuses to be read)."""
-        query = sa.select(events).where(events.c.position > after)
+        # Written for the driver and streamed from its cursor (stream_rows): reading a
+        # row through the SQL layer's result cost more than decoding its payload.
+        where, params = ["position > ?"], [after]
         if campaign is not None:
-            query = query.where(self._campaign(campaign, ranged=bool(after) and not (types or stream or fold_order)))
-        if upto is not None:
-            query = query.where(events.c.position <= upto)
+            ranged = bool(after) and not (types or stream or fold_order)
+            # See _campaign: on SQLite the unary + keeps a ranged read on the primary key.
+            where.append("+campaign = ?" if ranged and self.conn.dialect.name == "sqlite" else "campaign = ?")
+            params.append(campaign)
+        for column, value in (("position <=", upto), ("stream =", stream), ("session =", session),
+                              ("recorded_at <=", recorded_by), ("game_time <=", until_day),
+                              ("game_time >=", from_day)):
+            if value is not None:
+                where.append(f"{column} ?")
+                params.append(value)
         if types:
-            query = query.where(events.c.type.in_(list(types)))
-        if stream is not None:
-            query = query.where(events.c.stream == stream)
-        if session is not None:
-            query = query.where(events.c.session == session)
-        if recorded_by is not None:
-            query = query.where(events.c.recorded_at <= recorded_by)
-        if until_day is not None:
-            query = query.where(events.c.game_time <= until_day)
-        if from_day is not None:
-            query = query.where(events.c.game_time >= from_day)
-        order = (events.c.game_time, events.c.position) if fold_order else (events.c.position,)
-        rows = self.conn.execute(query.order_by(*order).execution_options(yield_per=2000))
+            where.append(f"type IN ({', '.join('?' * len(types))})")
+            params += types
+        order = "game_time, position" if fold_order else "position"
+        rows = stream_rows(self.conn, f"{_SELECT} WHERE {' AND '.join(where)} ORDER BY {order}", tuple(params))
         if payload_if is None:
             for row in rows:
                 yield envelope_from_row(row)
@@ -630,7 +639,7 @@ def envelope_from_row(row: Sequence, read_payload: bool = True) -> Envelope:
     # The table's columns are the envelope's fields, in the same order.
     (position, campaign, stream, version, type_, schema, game_time, recorded_at, session, actor, cause,
      payload, prev_hash, hash_) = row
-    body = json.loads(payload) if read_payload else UNREAD
+    body = _decode(payload) if read_payload else UNREAD
     current = CURRENT.get(type_, 1)  # a look-up, not a call: this runs for every row read
     if schema == current:
         return Envelope(position, campaign, stream, version, type_, schema, game_time, recorded_at, session,
@@ -639,6 +648,9 @@ def envelope_from_row(row: Sequence, read_payload: bool = True) -> Envelope:
     body = upcast(type_, schema, body) if read_payload or schema > current else UNREAD
     return Envelope(position, campaign, stream, version, type_, current, game_time, recorded_at, session,
                     actor, cause, body, prev_hash, hash_, schema)
+
+
+_decode = msgspec.json.Decoder().decode  # a stored payload is canonical JSON: plain dicts, lists, str, int
 
 
 def _make_engine(url: str, *, create: bool) -> Engine:

@@ -84,3 +84,53 @@ def test_an_import_line_rfc_8785_would_encode_otherwise_is_refused(tally_sqlite,
     path.write_text(json.dumps(event) + "\n")
     refused = tally_sqlite.refused("import", str(path))
     assert "line 1" in refused.stderr and "RFC 8785" in refused.stderr
+
+
+# The encoder as it was before msgspec wrote plain values: Python's json recipe after the walk.
+def _recipe(value) -> str:
+    check_canonical(value)
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+# Every character msgspec and json might escape differently: controls, quotes, backslash, DEL,
+# the line and paragraph separators, non-characters, and anything else up to U+10FFFF.
+tricky = st.text(st.sampled_from("\x00\x01\x08\t\n\x0b\x0c\r\x1f \"\\/\x7f\x80\u00e9\u2028\u2029\ufeff\uffff"
+                                 "\U0001F600\U0010FFFF") | st.characters(exclude_categories=("Cs",)), max_size=12)
+loose = st.recursive(
+    st.none() | st.booleans() | st.integers(-2**64, 2**64) | tricky | st.floats(allow_nan=True),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(tricky, inner, max_size=5)
+    | st.tuples(inner, inner),
+    max_leaves=25)
+
+
+@settings(max_examples=1500, deadline=None)
+@given(loose)
+def test_the_msgspec_encoder_writes_the_bytes_the_json_recipe_wrote(value):
+    # Whatever the old encoder accepted comes out byte for byte the same; whatever it refused is refused.
+    try:
+        before = _recipe(value)
+    except BadInput as refused_then:
+        with pytest.raises(BadInput) as refused_now:
+            canonical_json(value)
+        assert str(refused_now.value) == str(refused_then)
+        return
+    assert canonical_json(value) == before
+
+
+@settings(max_examples=1500, deadline=None)
+@given(values)
+def test_msgspec_itself_agrees_with_the_recipe_on_every_plain_value(value):
+    # The fast path's own encoder, called directly, even where canonical_json would take
+    # the walk (characters outside the BMP): no case where the two differ is hidden by it.
+    from ledger.chain import _ENCODE, _plain
+
+    assert _plain(value)
+    assert _ENCODE(value).decode("utf-8") == json.dumps(value, sort_keys=True, separators=(",", ":"),
+                                                        ensure_ascii=False)
+
+
+def test_a_float_nan_and_an_overlong_number_still_take_the_walk_and_are_refused():
+    # msgspec would write NaN as null and 1.0 as 1.0: neither may reach the ledger.
+    for value in ({"n": float("nan")}, {"n": 1.0}, {"n": [2**53]}, {"n": {"m": -2**53}}):
+        with pytest.raises(BadInput, match="whole numbers"):
+            canonical_json(value)
