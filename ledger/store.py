@@ -402,8 +402,10 @@ class Transaction:
         # row through the SQL layer's result cost more than decoding its payload.
         where, params = ["position > ?"], [after]
         if campaign is not None:
-            ranged = bool(after) and not (types or stream or fold_order)
-            # See _campaign: on SQLite the unary + keeps a ranged read on the primary key.
+            # On SQLite the unary + keeps a read in position order on the primary key (see
+            # _campaign): without statistics it would take the campaign's game-time index and
+            # sort every row it finds, where stepping over other campaigns' rows costs less.
+            ranged = not (types or stream or fold_order)
             where.append("+campaign = ?" if ranged and self.conn.dialect.name == "sqlite" else "campaign = ?")
             params.append(campaign)
         for column, value in (("position <=", upto), ("stream =", stream), ("session =", session),
