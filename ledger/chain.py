@@ -85,14 +85,14 @@ def canonical_json(value: Any) -> str:
     """The one JSON encoding that is hashed and stored: RFC 8785's bytes,
     for every value the ledger accepts (check_canonical refuses the rest).
 
-    Values of plain types (``_plain``) are written by msgspec, in C, keys
+    Values of plain types (``is_plain``) are written by msgspec, in C, keys
     sorted; its text is byte for byte Python's ``json.dumps`` recipe
     (tests/test_canonical_json.py holds it so, property by property). The
     checks that walk is spared are its own: msgspec refuses a lone
-    surrogate, ``_plain`` a float or an integer beyond ±(2^53 − 1), and a
+    surrogate, ``is_plain`` a float or an integer beyond ±(2^53 − 1), and a
     character outside the BMP — the only kind that can order keys
     differently in UTF-16 — sends the value down the walk."""
-    if _plain(value):
+    if is_plain(value):
         try:
             text = _ENCODE(value).decode("utf-8")
         except UnicodeEncodeError:  # a lone surrogate: the walk says so in its words
@@ -108,7 +108,7 @@ _ENCODE = msgspec.json.Encoder(order="sorted").encode
 _WIDE = re.compile("[\U00010000-\U0010ffff]")
 
 
-def _plain(value: Any) -> bool:
+def is_plain(value: Any) -> bool:
     """Only dicts with string keys, lists, strings, booleans, None and whole
     numbers within ±(2^53 − 1), of exactly those types (a subclass could
     encode otherwise): what ``_ENCODE`` writes as ``json.dumps`` does."""
@@ -127,11 +127,11 @@ def _plain(value: Any) -> bool:
             if kind is int:
                 if not -SAFE_INTEGER <= item <= SAFE_INTEGER:
                     return False
-            elif not _plain(item):
+            elif not is_plain(item):
                 return False
         return True
     if kind is list:
-        return all(_plain(item) for item in value)
+        return all(is_plain(item) for item in value)
     return False
 
 
