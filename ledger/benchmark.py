@@ -137,7 +137,7 @@ def run(events: int, *, backend: str = "sqlite", url: Optional[str] = None, seed
             figures["writers_failed"] += one["writers_failed"]
             figures["writers_chain_valid"] = figures["writers_chain_valid"] and one["writers_chain_valid"]
         if peer:
-            figures["eventsourcing"] = _peer(work, min(events, 100_000))
+            figures["eventsourcing"] = _peer(work, min(events, 200_000))
     finally:
         shutil.rmtree(work, ignore_errors=True)
     goals = {**TARGETS, **(PG_TARGETS if backend == "postgresql" else {})}
