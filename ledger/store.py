@@ -11,6 +11,7 @@ outside the transaction is refused rather than silently overtaken.
 from __future__ import annotations
 
 import hashlib
+import itertools
 import json
 import os
 import sqlite3
@@ -124,6 +125,9 @@ def driver_cursor(conn: Connection, sql: str, params=(), *, many: bool = False):
     return cursor
 
 
+_CURSORS = itertools.count()
+
+
 def stream_rows(conn: Connection, sql: str, params: tuple = ()) -> Iterator[tuple]:
     """A query's rows as tuples, streamed with flat memory: on SQLite straight
     from the driver's cursor, on PostgreSQL from a server-side cursor.
@@ -138,10 +142,16 @@ def stream_rows(conn: Connection, sql: str, params: tuple = ()) -> Iterator[tupl
             with suppress(conn.dialect.dbapi.Error):
                 cursor.close()
         return
-    # Per statement: Connection.execution_options would change the connection itself.
-    result = conn.exec_driver_sql(sql.replace("?", "%s"), params, execution_options={"yield_per": 5000})
-    for partition in result.partitions():
-        yield from partition
+    # A named cursor is a server-side one: the rows come 5,000 at a time. (The SQL
+    # layer's yield_per on exec_driver_sql fetched the whole result into memory.)
+    cursor = conn.connection.driver_connection.cursor(name=f"tally_rows_{next(_CURSORS)}")
+    try:
+        cursor.execute(sql.replace("?", "%s"), params)
+        while batch := cursor.fetchmany(5000):
+            yield from batch
+    finally:
+        with suppress(conn.dialect.dbapi.Error):
+            cursor.close()
 
 
 class Store:
