@@ -78,7 +78,7 @@ def _flushed(conn: Connection) -> None:
     driver = conn.connection.driver_connection
     driver.autocommit = True  # one statement, its own transaction: one round trip
     try:
-        driver.execute("SELECT pg_logical_emit_message(true, 'tally', 'flush')")
+        driver.execute("SELECT pg_logical_emit_message(true, 'tally', 'flush')").close()
     finally:
         driver.autocommit = False
 

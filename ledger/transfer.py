@@ -91,10 +91,13 @@ def import_file(store: Store, path: str, *, snapshots: bool = True, workers: Opt
     result = ImportResult()
     with handle, _checked_lines(handle, workers) as rows, store.transaction() as tx:
         head, _, _ = tx.head()
-        # A bulk load into an empty ledger builds the secondary indexes once, after the
-        # rows, rather than row by row (the primary key and the stream-version constraint
+        # A bulk load into an empty SQLite ledger builds the secondary indexes once, after
+        # the rows, rather than row by row (the primary key and the stream-version constraint
         # stay, and so do their checks); in the same transaction, so a refusal restores them.
-        deferred = _LATER_INDEXES if head == 0 and size >= _REINDEX_FROM else ()
+        # Not on PostgreSQL: dropping an index needs the table's owner, and would lock
+        # every reader out of the table until the load commits.
+        deferred = _LATER_INDEXES if (head == 0 and size >= _REINDEX_FROM
+                                      and tx.conn.dialect.name == "sqlite") else ()
         for index in deferred:
             index.drop(tx.conn)
         prev_hash, last_recorded, batch = GENESIS, "", []
