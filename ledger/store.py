@@ -5,7 +5,9 @@ Writers are serialised (SQLite ``BEGIN IMMEDIATE``; a transaction-scoped
 advisory lock on PostgreSQL), so a command can read the state, decide and
 append in one transaction, and two processes never interleave positions.
 Appends still name the stream versions they expect, so a caller that read
-outside the transaction is refused rather than silently overtaken.
+outside the transaction is refused rather than silently overtaken. On
+PostgreSQL the lock is not held through the commit's flush; the append
+waits for the flush after releasing it (``_flushed``).
 """
 
 from __future__ import annotations
