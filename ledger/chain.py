@@ -27,6 +27,8 @@ import json
 import re
 from typing import Any, Iterable, Mapping
 
+import msgspec
+
 from ledger.errors import BadInput, ChainBroken
 
 GENESIS = "0" * 64
@@ -81,27 +83,62 @@ _SURROGATE = re.compile("[\ud800-\udfff]")
 
 def canonical_json(value: Any) -> str:
     """The one JSON encoding that is hashed and stored: RFC 8785's bytes,
-    for every value the ledger accepts (check_canonical refuses the rest)."""
+    for every value the ledger accepts (check_canonical refuses the rest).
+
+    Values of plain types (``is_plain``) are written by msgspec, in C, keys
+    sorted; its text is byte for byte Python's ``json.dumps`` recipe
+    (tests/test_canonical_json.py holds it so, property by property). The
+    checks that walk is spared are its own: msgspec refuses a lone
+    surrogate, ``is_plain`` a float or an integer beyond ±(2^53 − 1), and a
+    character outside the BMP — the only kind that can order keys
+    differently in UTF-16 — sends the value down the walk."""
+    if is_plain(value):
+        try:
+            text = _ENCODE(value).decode("utf-8")
+        except UnicodeEncodeError:  # a lone surrogate: the walk says so in its words
+            check_canonical(value)
+            raise
+        if not _WIDE.search(text):
+            return text
     check_canonical(value)
     return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+_ENCODE = msgspec.json.Encoder(order="sorted").encode
+_WIDE = re.compile("[\U00010000-\U0010ffff]")
+
+
+def is_plain(value: Any) -> bool:
+    """Only dicts with string keys, lists, strings, booleans, None and whole
+    numbers within ±(2^53 − 1), of exactly those types (a subclass could
+    encode otherwise): what ``_ENCODE`` writes as ``json.dumps`` does."""
+    kind = type(value)
+    if kind is str or kind is bool or value is None:
+        return True
+    if kind is int:
+        return -SAFE_INTEGER <= value <= SAFE_INTEGER
+    if kind is dict:
+        for key, item in value.items():
+            if type(key) is not str:
+                return False
+            kind = type(item)
+            if kind is str or kind is bool or item is None:
+                continue
+            if kind is int:
+                if not -SAFE_INTEGER <= item <= SAFE_INTEGER:
+                    return False
+            elif not is_plain(item):
+                return False
+        return True
+    if kind is list:
+        return all(is_plain(item) for item in value)
+    return False
 
 
 def event_hash(fields: dict[str, Any]) -> str:
     """SHA-256 over the canonical JSON of an envelope's hashed fields."""
     body = {name: fields[name] for name in HASHED_FIELDS}
     return hashlib.sha256(canonical_json(body).encode("utf-8")).hexdigest()
-
-
-_STRING = json.JSONEncoder(ensure_ascii=False).encode
-
-
-def _value(value: Any) -> str:
-    """One scalar field in canonical JSON (strings, whole numbers, null)."""
-    if value is None:
-        return "null"
-    if type(value) is int:
-        return str(value)
-    return _STRING(value)
 
 
 COLUMNS = ("position", "campaign", "stream", "version", "type", "schema", "game_time", "recorded_at",
@@ -111,8 +148,8 @@ COLUMNS = ("position", "campaign", "stream", "version", "type", "schema", "game_
 def stored_hash(fields: Mapping[str, Any]) -> str:
     """The hash of a stored row, its payload kept as the stored canonical
     text: the same bytes ``event_hash`` hashes, without parsing the payload
-    and encoding it again (the byte layout is ``_row_hash``'s)."""
-    return _row_hash(tuple(fields.get(name) for name in COLUMNS))
+    and encoding it again (the byte layout is ``row_hash``'s)."""
+    return row_hash(tuple(fields.get(name) for name in COLUMNS))
 
 
 def verify_rows(rows: Iterable[Mapping[str, Any]]) -> tuple[int, str]:
@@ -124,22 +161,44 @@ def verify_rows(rows: Iterable[Mapping[str, Any]]) -> tuple[int, str]:
     return verify_stored(tuple(fields[c] for c in COLUMNS) for fields in rows)
 
 
-def _row_hash(row: tuple) -> str:
+class _Hashed(msgspec.Struct):
+    """The hashed fields, declared in code-point order of their names, as
+    msgspec writes a struct's fields: its JSON is the canonical JSON of the
+    hashed fields, the payload (a ``msgspec.Raw``) as its stored text."""
+
+    actor: Any
+    campaign: Any
+    cause: Any
+    game_time: Any
+    payload: msgspec.Raw
+    position: Any
+    prev_hash: Any
+    recorded_at: Any
+    schema: Any
+    session: Any
+    stream: Any
+    type: Any
+    version: Any
+
+
+_ENCODE_ROW = msgspec.json.Encoder().encode
+_RAW = msgspec.Raw
+
+
+def row_hash(row: tuple) -> str:
     """The hash of a stored row as a tuple in COLUMNS order, over the bytes of
     canonical JSON: keys in code-point order, the payload as its stored
-    canonical text, no mapping built. Whole numbers are formatted with ``d``,
-    so a value of any other type raises instead of passing for a number.
-    prev_hash and recorded_at are written without JSON escaping: their true
-    values (hex, and an instant the store formats; import checks both) never
-    need any, so an altered value can only give other bytes, never the
-    original ones."""
+    canonical text, no mapping built. Each value is written as JSON writes
+    its type, so a value stored as another type than it was hashed with (a
+    number as text, text as bytes) gives other bytes and fails the check;
+    strings are escaped as canonical_json escapes them (prev_hash and
+    recorded_at never need it). Written by msgspec, in C: tests/test_chain.py
+    holds it to ``event_hash`` byte for byte."""
     (position, campaign, stream, version, type_, schema, game_time, recorded_at, session, actor, cause,
      payload, prev_hash, _) = row
-    body = (f'{{"actor":{_STRING(actor)},"campaign":{_STRING(campaign)},"cause":{_value(cause)},'
-            f'"game_time":{game_time:d},"payload":{payload},"position":{position:d},'
-            f'"prev_hash":"{prev_hash}","recorded_at":"{recorded_at}","schema":{schema:d},'
-            f'"session":{_value(session)},"stream":{_STRING(stream)},"type":{_STRING(type_)},"version":{version:d}}}')
-    return hashlib.sha256(body.encode("utf-8")).hexdigest()
+    body = _Hashed(actor, campaign, cause, game_time, _RAW(payload), position, prev_hash, recorded_at, schema,
+                   session, stream, type_, version)
+    return hashlib.sha256(_ENCODE_ROW(body)).hexdigest()
 
 
 def verify_stored(rows: Iterable[tuple], *, start: int = 1, prev: str = GENESIS) -> tuple[int, str]:
@@ -153,8 +212,8 @@ def verify_stored(rows: Iterable[tuple], *, start: int = 1, prev: str = GENESIS)
         if row[12] != prev:
             raise ChainBroken(position, "prev_hash does not match the hash of the event before it")
         try:
-            matches = _row_hash(row) == row[13]
-        except (TypeError, ValueError):  # a number stored as something else
+            matches = row_hash(row) == row[13]
+        except (TypeError, ValueError):  # a value no JSON type holds
             matches = False
         if not matches:
             raise ChainBroken(position, "stored hash does not match its contents (altered?)")

@@ -21,10 +21,13 @@ from itertools import islice
 from multiprocessing import get_all_start_methods, get_context
 from typing import Any, Iterator, Optional
 
-from ledger.chain import COLUMNS, GENESIS, HASHED_FIELDS, canonical_json, check_canonical, stored_hash
+import msgspec
+
+from ledger.chain import COLUMNS, GENESIS, HASHED_FIELDS, canonical_json, check_canonical, is_plain, stored_hash
 from ledger.errors import BadInput, TallyError
 from ledger.events.registry import decode
 from ledger.files import writing
+from ledger.schema import events
 from ledger.store import Store
 
 _INSTANT = re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z")
@@ -36,6 +39,8 @@ _BATCH = 1000
 _BLOCK = 2**20  # bytes of whole lines checked at a time
 _PARALLEL_FROM = 16 * 2**20  # bytes: a smaller file is checked in this process
 _CHECKPOINT_FROM = 10_000  # events imported at once
+_REINDEX_FROM = 2**20  # bytes: a file this large loaded into an empty ledger builds its indexes after the rows
+_LATER_INDEXES = tuple(index for index in events.indexes if not index.unique)  # the read paths' indexes
 
 
 @dataclass
@@ -86,6 +91,15 @@ def import_file(store: Store, path: str, *, snapshots: bool = True, workers: Opt
     result = ImportResult()
     with handle, _checked_lines(handle, workers) as rows, store.transaction() as tx:
         head, _, _ = tx.head()
+        # A bulk load into an empty SQLite ledger builds the secondary indexes once, after
+        # the rows, rather than row by row (the primary key and the stream-version constraint
+        # stay, and so do their checks); in the same transaction, so a refusal restores them.
+        # Not on PostgreSQL: dropping an index needs the table's owner, and would lock
+        # every reader out of the table until the load commits.
+        deferred = _LATER_INDEXES if (head == 0 and size >= _REINDEX_FROM
+                                      and tx.conn.dialect.name == "sqlite") else ()
+        for index in deferred:
+            index.drop(tx.conn)
         prev_hash, last_recorded, batch = GENESIS, "", []
         for number, row in rows:  # a tuple in COLUMNS order
             position, recorded_at, prev, hash_ = row[0], row[7], row[12], row[13]
@@ -114,6 +128,8 @@ def import_file(store: Store, path: str, *, snapshots: bool = True, workers: Opt
                 batch = []
         tx.insert_tuples(batch)
         result.added += len(batch)
+        for index in deferred:
+            index.create(tx.conn)
         result.secrets_missing = _unrevealed_without_secret(tx)
     if result.added >= _CHECKPOINT_FROM:
         store.checkpoint()
@@ -210,17 +226,14 @@ def _read_line(line: bytes, number: int) -> dict[str, Any]:
     """A line checked on its own, as the row to store (payload as its canonical
     text); its link to the line before is checked by the caller."""
     where = f"line {number}"
-    try:
+    try:  # msgspec, in C; anything it will not read goes the way that says why
+        data = _DECODE(line)
         text = line.decode("utf-8").rstrip("\r\n")
-        data = json.loads(text, parse_float=_no_floats, parse_constant=_no_floats)
-    except UnicodeDecodeError:
-        raise BadInput(f"{where}: not UTF-8 text") from None
-    except ValueError as exc:
-        detail = str(exc) if "whole numbers" in str(exc) else "not valid JSON (each line must be one exported event)"
-        raise BadInput(f"{where}: {detail}") from None
+    except (msgspec.DecodeError, msgspec.ValidationError, UnicodeDecodeError):
+        data, text = _read_json(line, where)
     if not isinstance(data, dict):
         raise BadInput(f"{where}: not an event object")
-    if _MAYBE_NOT_RFC8785.search(text):  # only then is the walk worth its cost
+    if not is_plain(data) or _MAYBE_NOT_RFC8785.search(line):  # only then is the walk worth its cost
         try:
             check_canonical(data)
         except BadInput as exc:
@@ -234,10 +247,11 @@ def _read_line(line: bytes, number: int) -> dict[str, Any]:
         decode(data["type"], data["schema"], data["payload"])
     except TallyError as exc:
         raise BadInput(f"{where}: {exc}") from None
-    if _CANONICAL(data) == text:
+    if _CANONICAL(data) == line.rstrip(b"\r\n"):
         # As tally exports it: the line is the canonical JSON of the envelope, so the
         # hashed body is the line without its hash member, and the payload text is
-        # already canonical. No second encoding.
+        # already canonical. No second encoding. (Every value here is of a type
+        # canonical_json writes with msgspec too: tests/test_canonical_json.py.)
         body = text.replace(f',"hash":"{data["hash"]}"', "", 1)
         matches = hashlib.sha256(body.encode("utf-8")).hexdigest() == data["hash"]
         payload_text = text[text.index(',"payload":') + 11:text.rindex(',"position":')]
@@ -255,10 +269,26 @@ def _read_line(line: bytes, number: int) -> dict[str, Any]:
     return data
 
 
-# What can make a line's canonical JSON differ from RFC 8785's (chain.check_canonical):
-# a number of 16 digits or more, an escaped surrogate, a character outside the BMP.
-_MAYBE_NOT_RFC8785 = re.compile("[0-9]{16}|\\\\u[dD][89a-fA-F]|[\U00010000-\U0010ffff]")
-_CANONICAL = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode
+def _read_json(line: bytes, where: str) -> tuple[Any, str]:
+    """A line msgspec would not read, read by Python's json to say what is wrong
+    with it in the ledger's words (or to read what msgspec refuses and json
+    reads: an escaped lone surrogate, which check_canonical then refuses)."""
+    try:
+        text = line.decode("utf-8").rstrip("\r\n")
+        return json.loads(text, parse_float=_no_floats, parse_constant=_no_floats), text
+    except UnicodeDecodeError:
+        raise BadInput(f"{where}: not UTF-8 text") from None
+    except ValueError as exc:
+        detail = str(exc) if "whole numbers" in str(exc) else "not valid JSON (each line must be one exported event)"
+        raise BadInput(f"{where}: {detail}") from None
+
+
+# What can make a line's canonical JSON differ from RFC 8785's (chain.check_canonical) beyond
+# what is_plain sees (a number past 2^53): an escaped surrogate, a character outside the BMP
+# (its UTF-8 lead byte). Searched in the line's bytes.
+_MAYBE_NOT_RFC8785 = re.compile(rb"\\u[dD][89a-fA-F]|[\xf0-\xf4]")
+_CANONICAL = msgspec.json.Encoder(order="sorted").encode
+_DECODE = msgspec.json.Decoder(float_hook=_no_floats).decode
 
 
 def _check_types(data: dict[str, Any], where: str) -> None:

@@ -84,3 +84,97 @@ def test_an_import_line_rfc_8785_would_encode_otherwise_is_refused(tally_sqlite,
     path.write_text(json.dumps(event) + "\n")
     refused = tally_sqlite.refused("import", str(path))
     assert "line 1" in refused.stderr and "RFC 8785" in refused.stderr
+
+
+# The encoder as it was before msgspec wrote plain values: Python's json recipe after the walk.
+def _recipe(value) -> str:
+    check_canonical(value)
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+# Every character msgspec and json might escape differently: controls, quotes, backslash, DEL,
+# the line and paragraph separators, non-characters, and anything else up to U+10FFFF.
+tricky = st.text(st.sampled_from("\x00\x01\x08\t\n\x0b\x0c\r\x1f \"\\/\x7f\x80\u00e9\u2028\u2029\ufeff\uffff"
+                                 "\U0001F600\U0010FFFF") | st.characters(exclude_categories=("Cs",)), max_size=12)
+loose = st.recursive(
+    st.none() | st.booleans() | st.integers(-2**64, 2**64) | tricky | st.floats(allow_nan=True),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(tricky, inner, max_size=5)
+    | st.tuples(inner, inner),
+    max_leaves=25)
+
+
+@settings(max_examples=1500, deadline=None)
+@given(loose)
+def test_the_msgspec_encoder_writes_the_bytes_the_json_recipe_wrote(value):
+    # Whatever the old encoder accepted comes out byte for byte the same; whatever it refused is refused.
+    try:
+        before = _recipe(value)
+    except BadInput as refused_then:
+        with pytest.raises(BadInput) as refused_now:
+            canonical_json(value)
+        assert str(refused_now.value) == str(refused_then)
+        return
+    assert canonical_json(value) == before
+
+
+@settings(max_examples=1500, deadline=None)
+@given(values)
+def test_msgspec_itself_agrees_with_the_recipe_on_every_plain_value(value):
+    # The fast path's own encoder, called directly, even where canonical_json would take
+    # the walk (characters outside the BMP): no case where the two differ is hidden by it.
+    from ledger.chain import _ENCODE, is_plain
+
+    assert is_plain(value)
+    assert _ENCODE(value).decode("utf-8") == json.dumps(value, sort_keys=True, separators=(",", ":"),
+                                                        ensure_ascii=False)
+
+
+def test_a_float_nan_and_an_overlong_number_still_take_the_walk_and_are_refused():
+    # msgspec would write NaN as null and 1.0 as 1.0: neither may reach the ledger.
+    for value in ({"n": float("nan")}, {"n": 1.0}, {"n": [2**53]}, {"n": {"m": -2**53}}):
+        with pytest.raises(BadInput, match="whole numbers"):
+            canonical_json(value)
+
+
+def _hand_made_line(payload_text: str, **fields) -> bytes:
+    """An export line for position 1 with the payload written as given and the hash
+    Python's recipe gives it (so only the check under test can refuse it)."""
+    import hashlib
+
+    from ledger.chain import GENESIS
+
+    event = {"position": 1, "campaign": "G", "stream": "campaign", "version": 1, "type": "campaign.created",
+             "schema": 1, "game_time": 1, "recorded_at": "2026-11-23T20:15:00.000000Z", "session": None,
+             "actor": "x", "cause": None, "payload": None, "prev_hash": GENESIS, **fields}
+    head = json.dumps(event, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    body = head.replace('"payload":null', '"payload":' + payload_text, 1)
+    digest = hashlib.sha256(body.encode("utf-8", "surrogatepass")).hexdigest()
+    return (body[:-1] + f',"hash":"{digest}"}}\n').encode("utf-8", "surrogatepass")
+
+
+@pytest.mark.parametrize("payload_text, fields, words", [
+    ('{"n":1.5}', {}, "whole numbers only, not 1.5"),
+    ('{"n":NaN}', {}, "whole numbers only, not NaN"),
+    ('{"n":1e3}', {}, "whole numbers only, not 1e3"),
+    ('{"n":"half \\ud83d an emoji"}', {}, "lone surrogate"),
+    ('{"n":9007199254740993}', {}, "RFC 8785"),
+    ('{}', {"game_time": 2**60}, "RFC 8785"),
+    ('{"\U0001F600":1,"\uff01":2}', {}, "Basic Multilingual Plane"),
+])
+def test_import_refuses_what_rfc_8785_would_encode_otherwise_in_one_line(tally_sqlite, tmp_path, payload_text,
+                                                                         fields, words):
+    # Read by msgspec first; what it will not read, or reads but the ledger may not keep,
+    # is refused in the ledger's words, and nothing is imported.
+    path = tmp_path / "hand.jsonl"
+    path.write_bytes(_hand_made_line(payload_text, **fields))
+    refused = tally_sqlite.refused("import", str(path))
+    assert "line 1" in refused.stderr and words in refused.stderr, refused.stderr
+    assert len(refused.stderr.strip().splitlines()) == 1
+    assert "no campaign yet" in tally_sqlite.refused("log", "--json").stderr  # nothing imported
+
+
+def test_import_refuses_bytes_that_are_not_utf_8(tally_sqlite, tmp_path):
+    path = tmp_path / "latin1.jsonl"
+    path.write_bytes(_hand_made_line('{"why":"caf\u00e9"}').replace("é".encode(), b"\xe9"))
+    refused = tally_sqlite.refused("import", str(path))
+    assert "line 1: not UTF-8 text" in refused.stderr

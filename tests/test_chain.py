@@ -7,7 +7,7 @@ import json
 import pytest
 
 from ledger.chain import COLUMNS, GENESIS, canonical_json, event_hash, verify_rows, verify_stored
-from ledger.errors import ChainBroken
+from ledger.errors import BadInput, ChainBroken
 
 FIELDS = {
     "position": 1, "campaign": "Greyhawk", "stream": "campaign", "version": 1,
@@ -69,7 +69,7 @@ def test_the_stored_hash_is_the_documented_hash_byte_for_byte():
     from hypothesis import given, settings
     from hypothesis import strategies as st
 
-    from ledger.chain import COLUMNS, _row_hash, stored_hash
+    from ledger.chain import COLUMNS, row_hash, stored_hash
 
     text = st.text(min_size=1, max_size=20)
     scalars = st.one_of(st.none(), st.integers(-10**12, 10**12), text, st.booleans())
@@ -80,11 +80,14 @@ def test_the_stored_hash_is_the_documented_hash_byte_for_byte():
     def check(actor, campaign, stream, type_, cause, session, payload):
         fields = {**FIELDS, "actor": actor, "campaign": campaign, "stream": stream, "type": type_,
                   "cause": cause, "session": session, "payload": payload}
-        stored = {**fields, "payload": canonical_json(payload)}
+        try:
+            stored = {**fields, "payload": canonical_json(payload)}
+        except BadInput:  # keys RFC 8785 would order otherwise: refused, so never hashed
+            return
         assert stored_hash(stored) == event_hash(fields)
         # and the store's own path, over a row as a tuple
         row = tuple({**stored, "hash": ""}[c] for c in COLUMNS)
-        assert _row_hash(row) == event_hash(fields)
+        assert row_hash(row) == event_hash(fields)
 
     check()
 

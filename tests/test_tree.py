@@ -3,6 +3,7 @@ append and import, rolled back with them, built for an existing ledger by
 its migration, and checked (and rebuilt) as derived data. SQLite and PostgreSQL."""
 
 import base64
+import hashlib
 import random
 
 import pytest
@@ -174,3 +175,27 @@ def test_an_append_over_a_damaged_edge_rebuilds_the_tree(store):
         tree.inclusion(tx.conn, 0, 7)
     with store.reading() as tx, pytest.raises(TreeBroken):
         tree.check(tx.conn, 7)
+
+
+def test_folding_leaves_on_in_batches_builds_the_tree_leaf_by_leaf_builds():
+    # Edge.extend (appends, imports, the rebuild) against Edge.add, one leaf at a time, for
+    # any sizes and any way of cutting the leaves into batches: the same nodes, the same edge.
+    from hypothesis import given, settings, strategies as st
+
+    from ledger.tree import Edge
+
+    @settings(max_examples=200, deadline=None)
+    @given(st.lists(st.integers(0, 40), min_size=1, max_size=12))
+    def check(batches):
+        one, many = Edge(0, []), Edge(0, [])
+        by_one, by_many, leaf = set(), set(), 0
+        for count in batches:
+            hashes = [hashlib.sha256(str(leaf + i).encode()).hexdigest() for i in range(count)]
+            leaf += count
+            for hashed in hashes:
+                by_one.update(one.add(hashed))
+            by_many.update(many.extend(hashes))
+            assert (many.size, many.nodes, many.root()) == (one.size, one.nodes, one.root())
+        assert by_many == by_one
+
+    check()
