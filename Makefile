@@ -6,7 +6,7 @@ PYTHON  ?= python3
 BIN     := $(VENV)/bin
 STAMP   := $(VENV)/.installed-stamp
 
-.PHONY: demo test install postgres clean
+.PHONY: demo test install postgres chromium clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -22,7 +22,10 @@ demo: $(STAMP)
 postgres:
 	@bash scripts/ensure-postgres.sh
 
-test: $(STAMP) postgres
+chromium:
+	@bash scripts/ensure-chromium.sh
+
+test: $(STAMP) postgres chromium
 	$(BIN)/pytest
 
 clean:
