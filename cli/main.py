@@ -56,6 +56,7 @@ COMMANDS = {
     # seed 004, issue 14
     "give": ("inventory", "give", False, None),
     "proof": ("checkpoints", "proof", True, None),
+    "serve": ("chronicle", "serve", True, None), "chronicle": ("chronicle", "chronicle", True, None),
 }
 
 # What records no fact of the campaign's own, or moves time itself: a global

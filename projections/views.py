@@ -166,13 +166,42 @@ def event(ctx, position: int) -> dict:
         raise NotFound(f"no event {position} in campaign {ctx.name} at that point")
     calendar = ctx.campaign.calendar
     cause = ctx.event(found.cause) if found.cause else None
-    held = ctx.envelopes
-    voided_by = next((e for e in held if e.type == VOID and e.payload["target"] == position), None)
-    effects = [e for e in held if e.cause == position]
+    voids, effects_of = _consequences(ctx)
+    voided_by = voids.get(position)
+    effects = effects_of.get(position, [])
     return {**found.to_dict(), "game_date": calendar.format(found.game_time), "what": line(found),
             "cause_event": _brief(cause, calendar) if cause else None,
             "effects": [_brief(e, calendar) for e in effects],
             "voided_by": _brief(voided_by, calendar) if voided_by else None}
+
+
+def _consequences(ctx) -> tuple[dict, dict]:
+    """Each event's void and the events that follow from it, indexed once per loaded campaign
+    (a static site renders every event page from one load)."""
+    found = ctx.__dict__.get("_consequences")
+    if found is None:
+        voids, effects = {}, {}
+        for e in ctx.envelopes:
+            if e.type == VOID:
+                voids[e.payload["target"]] = e
+            if e.cause:
+                effects.setdefault(e.cause, []).append(e)
+        found = ctx.__dict__["_consequences"] = (voids, effects)
+    return found
+
+
+def latest_checkpoint(ctx) -> Optional[str]:
+    """The campaign's latest signed checkpoint the point sees, as the note players keep (with its cosignatures)."""
+    from projections import checkpoints
+
+    recorded = checkpoints.read(ctx.tx, ctx.name)
+    signed = [e for e in recorded.checkpoints if e.position <= ctx.upto]
+    if not signed:
+        return None
+    last = signed[-1]
+    return checkpoints.with_cosignatures(checkpoints.note_of(last), [
+        c for c in recorded.cosignatures if c.position <= ctx.upto
+        and (c.payload["size"], c.payload["root"]) == (last.payload["size"], last.payload["root"])])
 
 
 def _brief(e, calendar) -> dict:
@@ -239,6 +268,16 @@ def epoch(ctx, number: int) -> dict:
     if found is None:
         raise NotFound(f"no dice epoch {number} in campaign {ctx.name} at that point")
     return found
+
+
+DICE_EVENTS = ("dice.committed", "dice.client_seed_set", "dice.revealed", "dice.rolled")
+
+
+def epoch_events(ctx, number: int) -> list[dict]:
+    """The epoch's own events as `tally export` shapes them (envelope and payload), for a check that
+    re-derives them elsewhere (a player's browser)."""
+    return [{"position": e.position, "campaign": e.campaign, "type": e.type, "payload": e.payload}
+            for e in ctx.events(types=list(DICE_EVENTS)) if e.payload.get("epoch") == number]
 
 
 def timeline(ctx) -> list[dict]:
