@@ -20,7 +20,7 @@ def step_chart(title: str, points: Sequence[tuple[int, int]], first_day: int, la
     last_day = max(last_day, points[-1][0], first_day + 1)
     first_day = min(first_day, points[0][0])
     values = [v for _, v in points]
-    low, high = min(0, *values), max(values)
+    low, high = min(0, *values), max(0, *values)
     if high == low:
         high = low + 1
 

@@ -67,6 +67,7 @@ class SiteLinks:
 
     static_site = True
     pin: dict = {}
+    checkpoint = False  # whether checkpoint.txt is written beside the pages
 
     def campaign(self, day: Optional[int] = None, **_ignored) -> str:
         return f"day-{day}.html" if day is not None else "index.html"

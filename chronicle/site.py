@@ -83,7 +83,7 @@ def build(store: Store, campaign: Optional[str], out: str, *, force: bool = Fals
     try:
         with chronicle.held():
             (days, note), _ = chronicle.read(NOW, lambda c: (_prerendered(c), views.latest_checkpoint(c)))
-            pages = _write_pages(chronicle, staging, days)
+            pages = _write_pages(chronicle, staging, days, note is not None)
         shutil.copytree(STATIC, staging / "static")
         events = export(store, str(staging / "export.jsonl"))
         if note is not None:
@@ -103,8 +103,9 @@ def _prerendered(ctx) -> list[int]:
     return sorted(days)
 
 
-def _write_pages(chronicle: Chronicle, folder: Path, days: list[int]) -> int:
+def _write_pages(chronicle: Chronicle, folder: Path, days: list[int], checkpoint: bool) -> int:
     links = Crawl()
+    links.checkpoint = checkpoint
     links.wanted["index.html"] = ("campaign", None)
     for day in days:
         links.campaign(day)

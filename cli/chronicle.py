@@ -30,6 +30,7 @@ def _bind(host: str, port: int) -> socket.socket:
         sock = socket.socket(family, socket.SOCK_STREAM)
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         sock.bind((host, port))
+        sock.listen(128)  # connections made once the address is printed wait for the server
     except OSError as exc:
         reason = "is in use" if exc.errno == 98 else f"cannot be opened ({exc.strerror})"
         raise BadInput(f"port {port} on {host} {reason}: choose another with --port (0 picks a free one)") from None
