@@ -23,6 +23,8 @@ ENV = Environment(loader=PackageLoader("chronicle", "templates"), autoescape=sel
 # The stables' columns, where a character's sheet has them (the campaign's modules decide).
 COLUMNS = ("lifestyle", "wealth", "cash", "boons", "hp", "xp", "level", "black_marks", "silver", "renown")
 
+LABELLED_DAYS = 3660
+
 ENV.filters["signed"] = lambda v: f"{v:+d}" if isinstance(v, int) else v
 
 
@@ -107,8 +109,12 @@ class Chronicle:
                              point["date"], links.why(f"rep:{faction}"), f"chart-rep-{i}")
                   for i, (faction, points) in enumerate(reputation.items())]
         columns = [f for f in COLUMNS if any(f in c for c in info["characters"])]
+        first, last = point["start_day"], point["last_day"]
+        # The scrubber names the day under its thumb in the campaign's own calendar (up to ten years of days).
+        labels = {day: point["date"](day) for day in range(first, last + 1)} if last - first <= LABELLED_DAYS else {}
+        day_labels = Markup(json.dumps(labels, ensure_ascii=True).replace("</", "<\\/"))
         return self.render("campaign.html", links, point, info=info, charts=charts, columns=columns,
-                           prerendered=prerendered, title=info["name"])
+                           prerendered=prerendered, day_labels=day_labels, title=info["name"])
 
     def character_page(self, pin: Pin, links, name: str) -> str:
         (found, series), point = self.read(pin, lambda c: (views.character(c, name), views.series(c, name)))
