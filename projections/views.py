@@ -8,15 +8,66 @@ from __future__ import annotations
 from typing import Any, Optional
 
 from ledger.errors import BadInput, NotFound
+from ledger.events.registry import known_types
 from projections import world as world_model
 from projections.describe import line
 from projections.names import key
 from projections.sheet import sheet
-from projections.timeline import VOID, recorded, visible
-from projections.why import story, subject_figure, unknown_subject
+from projections.timeline import VOID, recorded
+from projections.why import ATTEMPTS, story, subject_figure, unknown_subject
+
+# Events that follow from another are appended in its transaction: looked for this far after it.
+EFFECTS_WITHIN = 500
 
 # The figures a character page charts over game time, where the sheet has them.
 CHARTED = ("cash", "wealth", "boons", "xp", "level", "black_marks", "grey_marks", "silver", "renown", "hp")
+
+
+def _payload_needed(event_type: str) -> bool:
+    return event_type == VOID or world_model.needs_payload(event_type)
+
+
+_FIGURE_TYPES: list[str] = []
+
+
+def figure_types() -> list[str]:
+    """The event types a figure's story reads: those a read model other than the campaign's
+    day and the sessions folds, those the campaign reads, and the attempts `why` shows even
+    when they changed nothing (most of a long log is rolls, which only move the day on)."""
+    if not _FIGURE_TYPES:
+        from projections import campaign
+
+        skipped = {world_model.MODELS.index(campaign), world_model.MODELS.index(world_model.sessions)}
+        attempts = set().union(*ATTEMPTS.values())  # they bear on a figure even when they leave it be
+        _FIGURE_TYPES.extend(t for t in known_types() if t in campaign.READS_PAYLOAD or t in attempts
+                             or any(i not in skipped for i in world_model._reacting(t)))
+    return _FIGURE_TYPES
+
+
+def _held(ctx) -> list:
+    """The events a figure's story reads that the ledger held at the point, voids included,
+    in position order."""
+    return list(ctx.tx.read(ctx.name, upto=ctx.upto, types=[*figure_types(), VOID]))
+
+
+def _days(ctx) -> list[tuple[int, int]]:
+    """(position, game day) of every event the point sees: two columns, no envelope."""
+    import sqlalchemy as sa
+
+    from ledger.schema import events
+
+    return [tuple(row) for row in ctx.tx.conn.execute(
+        sa.select(events.c.position, events.c.game_time)
+        .where(events.c.campaign == ctx.name, events.c.position <= ctx.upto).order_by(events.c.position))]
+
+
+def _facts(ctx, types: Optional[list[str]] = None) -> list:
+    """The facts in force at the point, in fold order (as projections/timeline.visible), read
+    from the database already filtered and ordered: those of ``types``, else those a figure reads."""
+    voided = {e.payload["target"] for e in ctx.tx.read(ctx.name, upto=ctx.upto, types=[VOID])}
+    found = ctx.tx.read(ctx.name, upto=ctx.upto, types=types or figure_types(), until_day=ctx.point.as_of,
+                        fold_order=True)
+    return [e for e in found if e.position not in voided]
 
 
 def campaign_info(ctx) -> dict:
@@ -102,7 +153,7 @@ def figure_story(ctx, subject: str, field: Optional[str]) -> tuple[str, Any, lis
         told = subject_figure(subject, field)
     except ValueError as exc:
         raise BadInput(str(exc)) from None
-    found = story(recorded(ctx.envelopes, ctx.point), ctx.point, told)
+    found = story(recorded(_held(ctx), ctx.point), ctx.point, told, cause_of=ctx.event, days=_days(ctx))
     if not found and told.figure(ctx.world) is None:
         raise BadInput(f"{subject} has no field {field!r} (see `tally char show {subject} --json`)")
     calendar = ctx.campaign.calendar
@@ -120,9 +171,13 @@ def series(ctx, name: str) -> dict[str, list[tuple[int, Any]]]:
     found = character(ctx, name)
     fields = [f for f in CHARTED if isinstance(found.get(f), int) and not isinstance(found.get(f), bool)]
     out: dict[str, list[tuple[int, Any]]] = {f: [] for f in fields}
-    world, day = world_model.EMPTY, None
+    world, day, taken = world_model.EMPTY, None, None
 
     def take(on: int) -> None:
+        nonlocal taken
+        if world is taken:  # nothing a sheet reads has changed since the last day taken
+            return
+        taken = world
         now = sheet(world, name) if world.campaign is not None else None
         if now is None:
             return
@@ -131,10 +186,10 @@ def series(ctx, name: str) -> dict[str, list[tuple[int, Any]]]:
             if isinstance(value, int) and (not out[f] or out[f][-1][1] != value):
                 out[f].append((on, value))
 
-    for e in visible(ctx.envelopes, ctx.point):
+    for e in _facts(ctx):
         if day is not None and e.game_time != day:
             take(day)
-        world, day = world_model.apply(world, e), e.game_time
+        world, day = world_model.apply_figures(world, e), e.game_time
     if day is not None:
         take(day)
     return out
@@ -146,7 +201,7 @@ def reputation_series(ctx) -> dict[str, list[tuple[int, int]]]:
 
     out: dict[str, list[tuple[int, int]]] = {}
     names: dict[str, str] = {}
-    for e in visible(ctx.envelopes, ctx.point):
+    for e in _facts(ctx, types=["reputation.changed"]):
         if e.type == "reputation.changed":
             k = key(e.payload["faction"])
             faction = names.setdefault(k, e.payload["faction"])
@@ -166,28 +221,15 @@ def event(ctx, position: int) -> dict:
         raise NotFound(f"no event {position} in campaign {ctx.name} at that point")
     calendar = ctx.campaign.calendar
     cause = ctx.event(found.cause) if found.cause else None
-    voids, effects_of = _consequences(ctx)
-    voided_by = voids.get(position)
-    effects = effects_of.get(position, [])
+    voided_by = next((e for e in ctx.tx.read(ctx.name, upto=ctx.upto, types=[VOID])
+                      if e.payload["target"] == position), None)
+    # What follows from an event is appended by the same command, right after it.
+    effects = [e for e in ctx.tx.read(ctx.name, after=position, upto=min(ctx.upto, position + EFFECTS_WITHIN))
+               if e.cause == position]
     return {**found.to_dict(), "game_date": calendar.format(found.game_time), "what": line(found),
             "cause_event": _brief(cause, calendar) if cause else None,
             "effects": [_brief(e, calendar) for e in effects],
             "voided_by": _brief(voided_by, calendar) if voided_by else None}
-
-
-def _consequences(ctx) -> tuple[dict, dict]:
-    """Each event's void and the events that follow from it, indexed once per loaded campaign
-    (a static site renders every event page from one load)."""
-    found = ctx.__dict__.get("_consequences")
-    if found is None:
-        voids, effects = {}, {}
-        for e in ctx.envelopes:
-            if e.type == VOID:
-                voids[e.payload["target"]] = e
-            if e.cause:
-                effects.setdefault(e.cause, []).append(e)
-        found = ctx.__dict__["_consequences"] = (voids, effects)
-    return found
 
 
 def latest_checkpoint(ctx) -> Optional[str]:
@@ -213,18 +255,14 @@ def log_rows(ctx, *, types: Optional[list[str]] = None, session: Optional[int] =
              character: Optional[str] = None, text: Optional[str] = None, limit: int = 500,
              before: Optional[int] = None) -> dict:
     """The log at the point, newest first, filtered by type, session, character or words;
-    ``limit`` rows from ``before`` on (older pages follow)."""
+    ``limit`` rows before position ``before`` (older pages follow)."""
     calendar = ctx.campaign.calendar
-    held = ctx.envelopes
-    voided = {e.payload["target"]: e.position for e in held if e.type == VOID}
+    voided = {e.payload["target"]: e.position for e in ctx.tx.read(ctx.name, upto=ctx.upto, types=[VOID])}
+    upto = min(ctx.upto, before - 1) if before is not None else ctx.upto
+    # Unfiltered, the newest rows are the last positions: read only those.
+    after = max(0, upto - limit - 1) if not (types or session is not None or character or text) else 0
     rows = []
-    for e in reversed(held):
-        if before is not None and e.position >= before:
-            continue
-        if types and e.type not in types:
-            continue
-        if session is not None and e.session != session:
-            continue
+    for e in reversed(list(ctx.tx.read(ctx.name, after=after, upto=upto, types=types, session=session))):
         if character and key(str(e.payload.get("character") or e.payload.get("name") or "")) != key(character):
             continue
         what = line(e)
@@ -238,46 +276,71 @@ def log_rows(ctx, *, types: Optional[list[str]] = None, session: Optional[int] =
     more = len(rows) > limit
     rows = rows[:limit]
     return {"rows": rows, "more_before": rows[-1]["position"] if more and rows else None,
-            "types": sorted({e.type for e in held})}
-
-
-def epochs(ctx) -> list[dict]:
-    """Every dice epoch the point sees: commitment, client seed, reveal, and each roll as recorded."""
-    calendar = ctx.campaign.calendar
-    rolls = {e.position: e for e in ctx.events(types=["dice.rolled"])}
-    out = []
-    for epoch in ctx.dice.epochs:
-        shown = []
-        for position in epoch.rolls:
-            e = rolls.get(position)
-            if e is None:
-                continue
-            p = e.payload
-            shown.append({"position": position, "nonce": p.get("nonce"), "expression": p["expression"],
-                          "dice": list(p["dice"]), "total": p["total"], "verifiable": p["verifiable"],
-                          "character": p.get("character"), "why": p.get("why"),
-                          "game_date": calendar.format(e.game_time), "what": line(e)})
-        out.append({"epoch": epoch.number, "commitment": epoch.commitment, "committed_at": epoch.committed_at,
-                    "client_seed": epoch.client_seed, "seed": epoch.seed, "revealed_at": epoch.revealed_at,
-                    "rolls": shown, "derived": epoch.nonces, "hand_rolls": epoch.hand_rolls})
-    return out
-
-
-def epoch(ctx, number: int) -> dict:
-    found = next((e for e in epochs(ctx) if e["epoch"] == number), None)
-    if found is None:
-        raise NotFound(f"no dice epoch {number} in campaign {ctx.name} at that point")
-    return found
+            "types": sorted(known_types())}
 
 
 DICE_EVENTS = ("dice.committed", "dice.client_seed_set", "dice.revealed", "dice.rolled")
+
+
+def epochs(ctx) -> list[dict]:
+    """Every dice epoch the point sees: commitment, client seed, reveal and how many rolls it derived
+    (read from the epochs' own events, never from every roll)."""
+    found: dict[int, dict] = {}
+    for e in ctx.events(types=list(DICE_EVENTS[:3])):
+        p = e.payload
+        if e.type == "dice.committed":
+            found[p["epoch"]] = {"epoch": p["epoch"], "commitment": p["commitment"], "committed_at": e.position,
+                                 "client_seed": "", "seed": None, "revealed_at": None, "derived": None}
+        elif p["epoch"] in found and e.type == "dice.client_seed_set":
+            found[p["epoch"]]["client_seed"] = p["client_seed"]
+        elif p["epoch"] in found:
+            found[p["epoch"]].update(seed=p["seed"], revealed_at=e.position, derived=p.get("rolls"))
+    current = ctx.epoch
+    if current is not None and current.number in found:
+        found[current.number]["derived"] = current.nonces
+    return list(found.values())
+
+
+def _epoch_events(ctx, number: int) -> list:
+    """The epoch's own events, read from its commitment to the next epoch's."""
+    committed = list(ctx.events(types=["dice.committed"]))
+    mine = next((e for e in committed if e.payload["epoch"] == number), None)
+    if mine is None:
+        raise NotFound(f"no dice epoch {number} in campaign {ctx.name} at that point")
+    later = [e.position for e in committed if e.position > mine.position]
+    # A reveal is recorded just before the next epoch's commitment: read a little past it.
+    upto = min(ctx.upto, later[0] + EFFECTS_WITHIN) if later else ctx.upto
+    return [e for e in ctx.tx.read(ctx.name, after=mine.position - 1, upto=upto, types=list(DICE_EVENTS))
+            if e.payload.get("epoch") == number]
+
+
+def epoch(ctx, number: int) -> dict:
+    """One dice epoch: commitment, client seed, reveal, and every roll as recorded."""
+    calendar = ctx.campaign.calendar
+    out = {"epoch": number, "commitment": None, "committed_at": None, "client_seed": "", "seed": None,
+           "revealed_at": None, "rolls": [], "derived": 0, "hand_rolls": 0}
+    for e in _epoch_events(ctx, number):
+        p = e.payload
+        if e.type == "dice.committed":
+            out.update(commitment=p["commitment"], committed_at=e.position)
+        elif e.type == "dice.client_seed_set":
+            out["client_seed"] = p["client_seed"]
+        elif e.type == "dice.revealed":
+            out.update(seed=p["seed"], revealed_at=e.position)
+        else:
+            out["derived" if p["verifiable"] else "hand_rolls"] += 1
+            out["rolls"].append({"position": e.position, "nonce": p.get("nonce"), "expression": p["expression"],
+                                 "dice": list(p["dice"]), "total": p["total"], "verifiable": p["verifiable"],
+                                 "character": p.get("character"), "why": p.get("why"),
+                                 "game_date": calendar.format(e.game_time), "what": line(e)})
+    return out
 
 
 def epoch_events(ctx, number: int) -> list[dict]:
     """The epoch's own events as `tally export` shapes them (envelope and payload), for a check that
     re-derives them elsewhere (a player's browser)."""
     return [{"position": e.position, "campaign": e.campaign, "type": e.type, "payload": e.payload}
-            for e in ctx.events(types=list(DICE_EVENTS)) if e.payload.get("epoch") == number]
+            for e in _epoch_events(ctx, number)]
 
 
 def timeline(ctx) -> list[dict]:

@@ -87,25 +87,35 @@ def _field(found: dict, field: str) -> Any:
     return next((v for k, v in value.items() if k.lower() == entry.lower()), None)
 
 
-def story(held: Iterable[Envelope], point: Point, subject: Subject) -> list[dict]:
+def story(held: Iterable[Envelope], point: Point, subject: Subject,
+          cause_of: Optional[Callable[[int], Optional[Envelope]]] = None,
+          days: Optional[Iterable[tuple[int, int]]] = None) -> list[dict]:
     """The figure's story among the events the ledger held at the point (voids
     included, in position order): one row per event that changed it, bore on
-    it, or would have changed it had a void not withdrawn it."""
+    it, or would have changed it had a void not withdrawn it.
+
+    A long log's story may be told from only the events a figure's fold reads:
+    then ``cause_of`` looks up the roll behind a row, and ``days`` gives
+    (position, game day) of every event held, for telling a fact logged late."""
     held = list(held)
     everything = {e.position: e for e in held}
+    if cause_of is not None:
+        everything = _Causes(everything, cause_of)
     voids = {v.payload["target"]: v for v in held if v.type == VOID}
     today, day_when_recorded = None, {}  # the campaign's day as each event was recorded
-    for e in held:
-        day_when_recorded[e.position] = today
-        today = e.game_time if today is None else max(today, e.game_time)
+    for position, game_time in (days if days is not None else ((e.position, e.game_time) for e in held)):
+        day_when_recorded[position] = today
+        today = game_time if today is None else max(today, game_time)
     facts = sorted((e for e in held if e.type != VOID and (point.as_of is None or e.game_time <= point.as_of)),
                    key=lambda e: (e.game_time, e.position))
     world, before, out = world_model.EMPTY, None, []
     for e in facts:
         void = voids.get(e.position)
         if void is None:
-            world = world_model.apply(world, e)
-            after = _safe(subject.figure, world)
+            was, world = world, world_model.apply_figures(world, e)
+            # An event that changed no part a figure reads (a roll, mostly) left it as it was:
+            # a long log need not rebuild a sheet for each one.
+            after = before if world is was else _safe(subject.figure, world)
             if after == before and not subject.concerns(e):
                 continue
             row = _row(e, everything, before, after)
@@ -122,6 +132,18 @@ def story(held: Iterable[Envelope], point: Point, subject: Subject) -> list[dict
             row["late"] = {"recorded_at": e.recorded_at, "recorded_day": recorded_day}
         out.append(row)
     return out
+
+
+class _Causes(dict):
+    """The held events by position, where a row's cause is looked up afresh (with its payload)."""
+
+    def __init__(self, held: dict, cause_of: Callable[[int], Optional[Envelope]]) -> None:
+        super().__init__(held)
+        self.cause_of = cause_of
+
+    def get(self, position, default=None):
+        found = self.cause_of(position)
+        return found if found is not None else default
 
 
 def _row(e: Envelope, everything: dict[int, Envelope], before: Any, after: Any) -> dict:
