@@ -24,8 +24,10 @@ ENV = Environment(loader=PackageLoader("chronicle", "templates"), autoescape=sel
 COLUMNS = ("lifestyle", "wealth", "cash", "boons", "hp", "xp", "level", "black_marks", "silver", "renown")
 
 LABELLED_DAYS = 3660
+LABELS = {"hp": "HP", "xp": "XP"}
 
 ENV.filters["signed"] = lambda v: f"{v:+d}" if isinstance(v, int) else v
+ENV.filters["shown"] = lambda v: "–" if v is None else ("yes" if v else "no") if isinstance(v, bool) else v
 
 
 def _whole(text: str, what: str) -> int:
@@ -118,7 +120,7 @@ class Chronicle:
 
     def character_page(self, pin: Pin, links, name: str) -> str:
         (found, series), point = self.read(pin, lambda c: (views.character(c, name), views.series(c, name)))
-        charts = [step_chart(field.replace("_", " ").capitalize(), points, point["start_day"], point["today_day"],
+        charts = [step_chart(LABELS.get(field, field.replace("_", " ").capitalize()), points, point["start_day"], point["today_day"],
                              point["date"], links.why(found["name"], field), f"chart-{field}")
                   for field, points in series.items()]
         return self.render("character.html", links, point, sheet=found, charts=charts, title=found["name"])

@@ -67,7 +67,11 @@ def serve(
     typer.echo(f"serving {name} read-only at http://{shown}:{sock.getsockname()[1]}/ (Ctrl-C stops)")
     server = uvicorn.Server(uvicorn.Config(create_app(store, name), log_level="warning", access_log=False,
                                            lifespan="off"))
-    server.run(sockets=[sock])
+    try:
+        server.run(sockets=[sock])
+    except KeyboardInterrupt:  # Ctrl-C is how a read-only server is meant to stop
+        pass
+    typer.echo("stopped")
 
 
 def chronicle(

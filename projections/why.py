@@ -45,6 +45,25 @@ class Subject:
     label: str
     figure: Figure
     concerns: Callable[[Envelope], bool]  # an event that bears on the figure, changed or not
+    # Whether the figure may have moved between two worlds (None: it may always have).
+    moved: Optional[Callable[[world_model.World, world_model.World], bool]] = None
+
+
+# What a character's sheet reads besides the character itself (projections/sheet.py).
+SHEET_PARTS = ("campaign", "inventory", "downtime", "divine", "band", "skirmish", "advancement")
+
+
+def _sheet_moved(name: str) -> Callable[[world_model.World, world_model.World], bool]:
+    """A character's sheet can only have moved if the character or a part the sheet reads did:
+    in a table of forty, most events leave one character's sheet alone."""
+    k = key(name)
+
+    def moved(was: world_model.World, now: world_model.World) -> bool:
+        if was.stable is not now.stable and was.stable.characters.get(k) is not now.stable.characters.get(k):
+            return True
+        return any(getattr(was, part) is not getattr(now, part) for part in SHEET_PARTS)
+
+    return moved
 
 
 def subject_figure(subject: str, field: Optional[str]) -> Subject:
@@ -73,7 +92,8 @@ def subject_figure(subject: str, field: Optional[str]) -> Subject:
             return False
         return not entry or entry.lower() in {str(e.payload.get(k)).lower() for k in ("target", "skill", "save")}
 
-    return Subject(f"{subject}'s {field}", lambda w: _field(sheet(w, subject) or {}, field), concerns)
+    return Subject(f"{subject}'s {field}", lambda w: _field(sheet(w, subject) or {}, field), concerns,
+                   _sheet_moved(subject))
 
 
 def _field(found: dict, field: str) -> Any:
@@ -115,7 +135,9 @@ def story(held: Iterable[Envelope], point: Point, subject: Subject,
             was, world = world, world_model.apply_figures(world, e)
             # An event that changed no part a figure reads (a roll, mostly) left it as it was:
             # a long log need not rebuild a sheet for each one.
-            after = before if world is was else _safe(subject.figure, world)
+            still = world is was or (subject.moved is not None and was.campaign is not None
+                                      and not subject.moved(was, world))
+            after = before if still else _safe(subject.figure, world)
             if after == before and not subject.concerns(e):
                 continue
             row = _row(e, everything, before, after)

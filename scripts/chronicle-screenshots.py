@@ -39,7 +39,7 @@ def main() -> None:
             base = re.search(r"http://\S+/", server.stdout.readline()).group(0)
             with sync_playwright() as playwright:
                 browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-                page = browser.new_page(viewport={"width": 1100, "height": 900})
+                page = browser.new_page(viewport={"width": 1280, "height": 1000})
                 for name, (address, ready) in PAGES.items():
                     page.goto(base + address)
                     page.wait_for_selector(ready)
