@@ -61,17 +61,33 @@ class Crawl(SiteLinks):
         return self._want(super().log(), ("log",))
 
 
+def _encodable(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
 def check_out(out: str, force: bool) -> Path:
-    """The folder to write: refused if it is a file, or a folder with something in it and no --force."""
-    if "\0" in out:
-        raise BadInput("the --out path holds a NUL character: give a plain folder path")
-    path = Path(out)
-    if path.exists() and not path.is_dir():
-        raise BadInput(f"{out} is a file, not a folder: give --out a new or empty folder")
-    if path.is_dir() and any(path.iterdir()) and not force:
-        raise BadInput(f"{out} is not empty: give an empty or new folder, or --force to write the chronicle into it")
-    if not path.parent.exists():
-        raise BadInput(f"the folder {str(path.parent)!r} does not exist: create it first")
+    """The folder to write: refused if it is a file, the filesystem's root, or a folder with
+    something in it and no --force."""
+    if not out.strip() or not out.isprintable() or not _encodable(out):
+        raise BadInput(f"--out {out!r} is not a folder path (blank, control characters or not UTF-8): "
+                       "give a new or empty folder")
+    try:
+        path = Path(out).absolute()
+        if path.exists() and not path.is_dir():
+            raise BadInput(f"{out} is a file, not a folder: give --out a new or empty folder")
+        if path.parent == path:
+            raise BadInput(f"{out} is the filesystem's root: give the chronicle a folder of its own")
+        if path.is_dir() and any(path.iterdir()) and not force:
+            raise BadInput(f"{out} is not empty: give an empty or new folder, or --force to write the chronicle "
+                           "into it")
+        if not path.parent.is_dir():
+            raise BadInput(f"the folder {str(path.parent)!r} does not exist: create it first")
+    except (OSError, ValueError) as exc:
+        raise BadInput(f"cannot write the chronicle to {out!r}: {getattr(exc, 'strerror', None) or 'not a usable path'}") from None
     return path
 
 
@@ -79,7 +95,10 @@ def build(store: Store, campaign: Optional[str], out: str, *, force: bool = Fals
     """Write the static chronicle to ``out``; all of it, or nothing (it is built aside, then moved in)."""
     target = check_out(out, force)
     chronicle = Chronicle(store, campaign)
-    staging = Path(tempfile.mkdtemp(prefix=".chronicle-", dir=target.parent))
+    try:
+        staging = Path(tempfile.mkdtemp(prefix=".chronicle-", dir=target.parent))
+    except OSError as exc:
+        raise BadInput(f"cannot write the chronicle beside {out}: {exc.strerror}") from None
     try:
         with chronicle.held():
             (days, note), _ = chronicle.read(NOW, lambda c: (_prerendered(c), views.latest_checkpoint(c)))
@@ -89,6 +108,8 @@ def build(store: Store, campaign: Optional[str], out: str, *, force: bool = Fals
         if note is not None:
             (staging / "checkpoint.txt").write_text(note, encoding="utf-8")
         _move_in(staging, target)
+    except OSError as exc:
+        raise BadInput(f"cannot write the chronicle to {out}: {exc.strerror}") from None
     finally:
         shutil.rmtree(staging, ignore_errors=True)
     return {"out": str(target), "pages": pages, "days": days, "events": events, "checkpoint": note is not None}

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import ipaddress
 import socket
 from typing import Optional
@@ -32,8 +33,12 @@ def _bind(host: str, port: int) -> socket.socket:
         sock.bind((host, port))
         sock.listen(128)  # connections made once the address is printed wait for the server
     except OSError as exc:
-        reason = "is in use" if exc.errno == 98 else f"cannot be opened ({exc.strerror})"
-        raise BadInput(f"port {port} on {host} {reason}: choose another with --port (0 picks a free one)") from None
+        if exc.errno == errno.EADDRINUSE:
+            raise BadInput(f"port {port} on {host} is in use: choose another with --port (0 picks a free one)") from None
+        raise BadInput(f"cannot listen on {host} port {port} ({exc.strerror or exc}): give --host an address "
+                       "of this machine") from None
+    except (ValueError, TypeError, UnicodeError):
+        raise BadInput(f"--host {host!r} is not an address: give one like 127.0.0.1") from None
     return sock
 
 
@@ -54,6 +59,8 @@ def serve(
         raise BadInput("`tally serve` records nothing: drop --game-date")
     if not 0 <= port <= 65535:
         raise BadInput(f"--port takes 0 to 65535, not {port}")
+    if not host.strip() or not host.isprintable():
+        raise BadInput(f"--host {host!r} is not an address: give one like 127.0.0.1")
     if not _loopback(host) and not allow_remote:
         raise BadInput(f"{host} is not a loopback address: anyone who reaches it could read the whole campaign; "
                        "give --allow-remote to mean it, or leave --host at 127.0.0.1")

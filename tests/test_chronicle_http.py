@@ -173,15 +173,18 @@ def test_pages_load_nothing_from_elsewhere(site):
 
 def test_serve_prints_its_address_and_answers(tally_sqlite):
     build_campaign(tally_sqlite)
-    with tally_serve(tally_sqlite.url) as (base, _process):
+    with tally_serve(tally_sqlite.url) as (base, process):
         status, page = get(base)
         assert status == 200 and figure(page, "Nureddine.wealth") == "6"
+    assert process.returncode == 0 and process.stdout.read().strip() == "stopped"  # Ctrl-C stops it
 
 
 @pytest.mark.parametrize("args, message", [
     (["--host", "0.0.0.0"], "0.0.0.0 is not a loopback address"),
     (["--host", "192.168.1.10"], "give --allow-remote to mean it"),
     (["--port", "70000"], "--port takes 0 to 65535, not 70000"),
+    (["--host", "no.such.host.invalid", "--allow-remote"], "cannot listen on no.such.host.invalid port 8018"),
+    (["--host", "bad\x00host", "--allow-remote"], "is not an address"),
 ])
 def test_serve_refuses_bad_options(tally_sqlite, args, message):
     build_campaign(tally_sqlite)
@@ -238,6 +241,13 @@ def test_chronicle_refuses_a_folder_that_is_not_empty_unless_forced(tally_sqlite
     (tmp_path / "a-file").write_text("x")
     assert "is a file, not a folder" in tally_sqlite.refused("chronicle", "--out", str(tmp_path / "a-file")).stderr
     assert "does not exist" in tally_sqlite.refused("chronicle", "--out", str(tmp_path / "no" / "site")).stderr
+    for bad in ("", " ", "line\nbreak", "\x1b[31mred", "\ud800"):
+        assert "is not a folder path" in tally_sqlite.refused("chronicle", "--out", bad).stderr
+    assert "is the filesystem's root" in tally_sqlite.refused("chronicle", "--out", "/", "--force").stderr
+    assert "cannot write the chronicle to" in tally_sqlite.refused("chronicle", "--out", "x" * 5000).stderr
+    assert "no campaign named 'Nope'" in tally_sqlite.refused(
+        "--campaign", "Nope", "chronicle", "--out", str(tmp_path / "new")).stderr
+    assert not (tmp_path / "new").exists()
     tally_sqlite.ok("chronicle", "--out", str(out), "--force")
     assert (out / "notes.txt").read_text() == "mine" and (out / "index.html").exists()
     assert not list(tmp_path.glob(".chronicle-*")), "the staging folder was left behind"
