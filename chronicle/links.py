@@ -54,8 +54,8 @@ class ServerLinks:
     def timeline(self) -> str:
         return self._to("timeline")
 
-    def log(self) -> str:
-        return self._to("log")
+    def log(self, **filters) -> str:
+        return self._to("log", **filters)
 
     def asset(self, name: str) -> str:
         return f"static/{quote(name)}"

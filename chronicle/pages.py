@@ -24,6 +24,7 @@ ENV = Environment(loader=PackageLoader("chronicle", "templates"), autoescape=sel
 COLUMNS = ("lifestyle", "wealth", "cash", "boons", "hp", "xp", "level", "black_marks", "silver", "renown")
 
 LABELLED_DAYS = 3660
+LOG_PAGE = 500  # rows of the log on one page
 LABELS = {"hp": "HP", "xp": "XP"}
 
 ENV.filters["signed"] = lambda v: f"{v:+d}" if isinstance(v, int) else v
@@ -47,10 +48,12 @@ def pin_of(params: dict) -> Pin:
 def log_filters(params: dict) -> dict:
     """The log page's filters: ?type=…&session=N&character=NAME&q=WORDS&before=N."""
     session, before = (params.get("session") or "").strip(), (params.get("before") or "").strip()
-    kind = (params.get("type") or "").strip()
+    kind, limit = (params.get("type") or "").strip(), (params.get("limit") or "").strip()
+    if limit and not 1 <= _whole(limit, "limit=") <= LOG_PAGE:
+        raise BadInput(f"limit= takes 1 to {LOG_PAGE} rows, not {limit}")
     return {"types": [kind] if kind else None, "session": _whole(session, "session=") if session else None,
             "character": (params.get("character") or "").strip() or None, "text": (params.get("q") or "").strip() or None,
-            "before": _whole(before, "before=") if before else None}
+            "before": _whole(before, "before=") if before else None, "limit": int(limit) if limit else LOG_PAGE}
 
 
 class Chronicle:

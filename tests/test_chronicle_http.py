@@ -130,6 +130,18 @@ def test_session_timeline_and_log_pages(site):
         "log", "--type", "wealth.attempted", "--json").json]
     status, page = get(base + "log?session=1&q=athletics")
     assert status == 200 and len(re.findall(r'<tr id="e', page)) == 1
+    # newest first, a page at a time: the older page carries the filters on
+    everything = [e["position"] for e in tally.ok("log", "--json").json]
+    newest = sorted(everything, reverse=True)
+    first = get(base + "log?limit=5")[1]
+    assert [int(p) for p in re.findall(r'<tr id="e(\d+)"', first)] == newest[:5]
+    older = html.unescape(re.search(r'id="older" href="([^"]*)"', first).group(1))
+    assert [int(p) for p in re.findall(r'<tr id="e(\d+)"', get(base + older)[1])] == newest[5:10]
+    rolls = [e["position"] for e in tally.ok("log", "--type", "dice.rolled", "--json").json][::-1]
+    page = get(base + "log?type=dice.rolled&limit=1")[1]
+    older = html.unescape(re.search(r'id="older" href="([^"]*)"', page).group(1))
+    assert "type=dice.rolled" in older
+    assert [int(p) for p in re.findall(r'<tr id="e(\d+)"', get(base + older)[1])] == rolls[1:2]
 
 
 @pytest.mark.parametrize("address, status, message", [
@@ -144,6 +156,7 @@ def test_session_timeline_and_log_pages(site):
     ("session?n=7", 404, "no session 7"),
     ("why?subject=Nureddine&field=nonsense", 400, "Nureddine has no field &#39;nonsense&#39;"),
     ("log?session=one", 400, "session= takes a whole number"),
+    ("log?limit=0", 400, "limit= takes 1 to 500 rows, not 0"),
 ])
 def test_a_bad_address_is_refused_in_one_line(site, address, status, message):
     base, _ = site
