@@ -5,6 +5,7 @@ read (one read transaction each); nothing here computes a figure."""
 from __future__ import annotations
 
 import json
+from collections import OrderedDict
 from contextlib import contextmanager
 from typing import Callable, Optional
 
@@ -24,6 +25,9 @@ ENV = Environment(loader=PackageLoader("chronicle", "templates"), autoescape=sel
 COLUMNS = ("lifestyle", "wealth", "cash", "boons", "hp", "xp", "level", "black_marks", "silver", "renown")
 
 LABELLED_DAYS = 3660
+# Folds kept for the next page (each point's), and the largest kept: at 20,000 events a fold is
+# some 5,000 steps and a few megabytes; far larger logs fold afresh for each page.
+FOLDS_KEPT, FOLD_KEPT_UP_TO = 4, 100_000
 LOG_PAGE = 500  # rows of the log on one page
 LABELS = {"hp": "HP", "xp": "XP"}
 
@@ -62,6 +66,22 @@ class Chronicle:
     def __init__(self, store: Store, campaign: Optional[str]) -> None:
         self.store, self.campaign = store, campaign
         self._held: Optional[tuple[object, dict]] = None
+        self._folds: OrderedDict = OrderedDict()
+
+    def folded(self, ctx):
+        """The point's fold (projections/views.fold), kept for the next page at the same point:
+        the log is append-only, so the events up to a position, read as of a day, never change."""
+        point = (ctx.name, ctx.upto, ctx.point.as_of)
+        found = self._folds.get(point)
+        if found is None:
+            found = views.fold(ctx)
+            if len(found.steps) <= FOLD_KEPT_UP_TO:
+                self._folds[point] = found
+                while len(self._folds) > FOLDS_KEPT:
+                    self._folds.popitem(last=False)
+        else:
+            self._folds.move_to_end(point)
+        return found
 
     @contextmanager
     def held(self):
@@ -122,14 +142,16 @@ class Chronicle:
                            prerendered=prerendered, day_labels=day_labels, title=info["name"])
 
     def character_page(self, pin: Pin, links, name: str) -> str:
-        (found, series), point = self.read(pin, lambda c: (views.character(c, name), views.series(c, name)))
+        (found, series), point = self.read(pin, lambda c: (views.character(c, name),
+                                                           views.series(c, name, self.folded(c))))
         charts = [step_chart(LABELS.get(field, field.replace("_", " ").capitalize()), points, point["start_day"], point["today_day"],
                              point["date"], links.why(found["name"], field), f"chart-{field}")
                   for field, points in series.items()]
         return self.render("character.html", links, point, sheet=found, charts=charts, title=found["name"])
 
     def why_page(self, pin: Pin, links, subject: str, field: Optional[str]) -> str:
-        (label, value, rows), point = self.read(pin, lambda c: views.figure_story(c, subject, field))
+        (label, value, rows), point = self.read(pin, lambda c: views.figure_story(c, subject, field,
+                                                                                 self.folded(c)))
         return self.render("why.html", links, point, label=label, value=value, rows=rows, subject=subject,
                            field=field, title=label)
 

@@ -14,7 +14,7 @@ from projections.describe import line
 from projections.names import key
 from projections.sheet import sheet
 from projections.timeline import VOID, recorded
-from projections.why import ATTEMPTS, story, subject_figure, unknown_subject
+from projections.why import ATTEMPTS, Folded, fold_held, sheet_moved, story, subject_figure, unknown_subject
 
 # Events that follow from another are appended in its transaction: looked for this far after it.
 EFFECTS_WITHIN = 500
@@ -145,7 +145,14 @@ def character(ctx, name: str) -> dict:
     return found
 
 
-def figure_story(ctx, subject: str, field: Optional[str]) -> tuple[str, Any, list[dict]]:
+def fold(ctx) -> Folded:
+    """The events a figure reads, folded once at the point: every figure's story and every
+    character's chart can be read off it (a server may keep it while the ledger stays as it is)."""
+    return fold_held(recorded(_held(ctx), ctx.point), ctx.point, _days(ctx))
+
+
+def figure_story(ctx, subject: str, field: Optional[str],
+                 folded: Optional[Folded] = None) -> tuple[str, Any, list[dict]]:
     """`why`: the figure's label, its value at the point, and every event that bore on it."""
     if unknown_subject(ctx.world, subject):
         raise NotFound(f"no character, faction or stronghold called {subject!r} at that point")
@@ -153,7 +160,7 @@ def figure_story(ctx, subject: str, field: Optional[str]) -> tuple[str, Any, lis
         told = subject_figure(subject, field)
     except ValueError as exc:
         raise BadInput(str(exc)) from None
-    found = story(recorded(_held(ctx), ctx.point), ctx.point, told, cause_of=ctx.event, days=_days(ctx))
+    found = story((), ctx.point, told, cause_of=ctx.event, folded=folded or fold(ctx))
     if not found and told.figure(ctx.world) is None:
         raise BadInput(f"{subject} has no field {field!r} (see `tally char show {subject} --json`)")
     calendar = ctx.campaign.calendar
@@ -164,19 +171,20 @@ def figure_story(ctx, subject: str, field: Optional[str]) -> tuple[str, Any, lis
     return told.label, told.figure(ctx.world), found
 
 
-def series(ctx, name: str) -> dict[str, list[tuple[int, Any]]]:
+def series(ctx, name: str, folded: Optional[Folded] = None) -> dict[str, list[tuple[int, Any]]]:
     """The character's charted figures over game time up to the point: for each
     figure, (day, value) at the end of every day on which it changed, from
     the day the character joined."""
     found = character(ctx, name)
     fields = [f for f in CHARTED if isinstance(found.get(f), int) and not isinstance(found.get(f), bool)]
     out: dict[str, list[tuple[int, Any]]] = {f: [] for f in fields}
+    moved = sheet_moved(name)
     world, day, taken = world_model.EMPTY, None, None
 
     def take(on: int) -> None:
         nonlocal taken
-        if world is taken:  # nothing a sheet reads has changed since the last day taken
-            return
+        if taken is not None and (world is taken or not moved(taken, world)):
+            return  # nothing this sheet reads has changed since the last day taken
         taken = world
         now = sheet(world, name) if world.campaign is not None else None
         if now is None:
@@ -186,10 +194,10 @@ def series(ctx, name: str) -> dict[str, list[tuple[int, Any]]]:
             if isinstance(value, int) and (not out[f] or out[f][-1][1] != value):
                 out[f].append((on, value))
 
-    for e in _facts(ctx):
+    for e, _, after in (folded or fold(ctx)).steps:
         if day is not None and e.game_time != day:
             take(day)
-        world, day = world_model.apply_figures(world, e), e.game_time
+        world, day = after, e.game_time
     if day is not None:
         take(day)
     return out
