@@ -264,3 +264,18 @@ def test_chronicle_refuses_a_folder_that_is_not_empty_unless_forced(tally_sqlite
     tally_sqlite.ok("chronicle", "--out", str(out), "--force")
     assert (out / "notes.txt").read_text() == "mine" and (out / "index.html").exists()
     assert not list(tmp_path.glob(".chronicle-*")), "the staging folder was left behind"
+
+
+def test_pages_show_what_is_recorded_while_they_are_served(site):
+    """The server keeps a point's fold for the next page: a new event is a new point, never a stale page."""
+    base, tally = site
+    before = get(base + "character?name=Nureddine")[1]
+    cash = int(figure(before, "Nureddine.cash"))
+    assert get(base + "why?subject=Nureddine&field=cash")[0] == 200
+    tally.ok("cash", "Nureddine", "+5", "--why", "sold a saddle")
+    after = get(base + "character?name=Nureddine")[1]
+    assert int(figure(after, "Nureddine.cash")) == cash + 5
+    chart = after[after.index('id="chart-cash"'):]
+    # the chart's point for the day (1024-03-11) moves to the new figure
+    assert re.findall(r"<title>([^<]*)</title>", chart[:chart.index("</figure>")])[-1] == f"1024-03-11: {cash + 5}"
+    assert "sold a saddle" in get(base + "why?subject=Nureddine&field=cash")[1]
