@@ -38,19 +38,24 @@ def check_result(page) -> str:
     return page.inner_text("#check-result")
 
 
-def tampered_export(tally, tmp_path) -> tuple[Path, Path, int]:
-    """The export as written, and a copy with one face of one derived roll changed: (kept, tampered, position)."""
+def tampered_export(tally, tmp_path, part: str = "dice") -> tuple[Path, Path, int]:
+    """The export as written, and a copy with one face (or the total) of one derived roll changed:
+    (kept, tampered, position)."""
     kept = tmp_path / "kept.jsonl"
-    tally.ok("export", str(kept))
+    if not kept.exists():
+        tally.ok("export", str(kept))
     lines = kept.read_text().splitlines()
     for i, text in enumerate(lines):
         event = json.loads(text)
         if event["type"] == "dice.rolled" and event["payload"]["verifiable"]:
-            faces = event["payload"]["dice"]
-            event["payload"]["dice"] = [faces[0] % 6 + 1, *faces[1:]]
+            if part == "dice":
+                faces = event["payload"]["dice"]
+                event["payload"]["dice"] = [faces[0] % 6 + 1, *faces[1:]]
+            else:
+                event["payload"]["total"] += 1
             lines[i] = json.dumps(event)
             break
-    tampered = tmp_path / "tampered.jsonl"
+    tampered = tmp_path / f"tampered-{part}.jsonl"
     tampered.write_text("\n".join(lines) + "\n")
     return kept, tampered, event["position"]
 
@@ -97,7 +102,11 @@ def test_the_browser_check_fails_on_a_tampered_export(greyhawk, chromium, tmp_pa
         chromium.reload()
         chromium.set_input_files("#check-file", str(tampered))
         result = check_result(chromium)
-        assert result.startswith("FAIL (tampered.jsonl)") and f"event {position}: faces" in result
+        assert result.startswith("FAIL (tampered-dice.jsonl)") and f"event {position}: faces" in result
+        _, tampered, position = tampered_export(greyhawk, tmp_path, part="total")
+        chromium.reload()
+        chromium.set_input_files("#check-file", str(tampered))
+        assert f"event {position}: total" in check_result(chromium)
 
 
 def test_the_scrubber_works_without_javascript(greyhawk, tmp_path):
@@ -115,9 +124,33 @@ def test_the_browser_derivation_agrees_with_the_published_vectors(greyhawk, chro
     with tally_serve(greyhawk.url) as (base, _):
         chromium.goto(base + "dice?epoch=1")
         derived = chromium.evaluate(
-            "async ([seed, vectors]) => Promise.all(vectors.map(v => faces(seed, v.client_seed, v.nonce, v.expression)))",
+            "async ([seed, vectors]) => Promise.all(vectors.map(v => roll(seed, v.client_seed, v.nonce, v.expression)))",
             [vectors["seed"], vectors["vectors"]])
-    assert derived == [v["dice"] for v in vectors["vectors"]]
+    assert [d["faces"] for d in derived] == [v["dice"] for v in vectors["vectors"]]
+    assert [d["total"] for d in derived] == [v["total"] for v in vectors["vectors"]]
+
+
+# Every operator docs/dice.md names, with arithmetic around the terms.
+EXPRESSIONS = ["2d6", "d20", "3d6", "d%", "dA", "2dA", "3d6*10", "1d6/2", "1d12+3", "-(1d6)", "2d6kh1", "3d6kh2",
+               "2d6kl1", "4d6dl1", "4d6dh1", "6d6s4", "4d6rr1", "4d6rr<=2", "4d6ro1", "8d6mi2", "4d6ma5", "1d6!",
+               "1d6x", "1d6e6", "2d6e>=5", "1d6!>=5", "1d6x>=5", "1d10xo10", "2d6kh1!", "6d6!s4", "4d6rr1kh3!",
+               "(2d6+3)*2-1d4", "1d8/3+2d4-(1d6*2)", "12d6s4+1", "3d6mi2ma5"]
+
+
+def test_the_browser_rolls_every_operator_as_the_ledger_does(greyhawk, chromium):
+    """dice.js against ledger/dice/derivation.py: faces and totals of every operator, at many nonces."""
+    from ledger.dice.derivation import derive
+    from ledger.dice.expression import parse
+
+    seed, client = "5a" * 32, "a player's pick"
+    cases = [(expression, nonce) for expression in EXPRESSIONS for nonce in (0, 1, 7, 123)]
+    with tally_serve(greyhawk.url) as (base, _):
+        chromium.goto(base + "dice?epoch=1")
+        derived = chromium.evaluate(
+            "async ([seed, client, cases]) => Promise.all(cases.map(([x, n]) => roll(seed, client, n, x)))",
+            [seed, client, cases])
+    expected = [derive(parse(expression), seed, client, nonce) for expression, nonce in cases]
+    assert [(d["faces"], d["total"]) for d in derived] == [(list(f), t) for f, t in expected]
 
 
 def test_the_static_site_works_from_file(greyhawk, chromium, tmp_path):

@@ -1,5 +1,6 @@
 // Re-derive a campaign's dice in the player's own browser, from docs/dice.md
-// alone (a port of tests/independent_verifier.py): nothing here trusts the
+// alone (tests/independent_verifier.py's reading of the faces, and the
+// totals the expressions make of them): nothing here trusts the
 // server's word, and nothing leaves the machine. Roll n of an epoch reads
 // HMAC-SHA256(key=S, msg="K:n:0") || HMAC-SHA256(key=S, msg="K:n:1") || ...;
 // each die of size s takes 4 bytes big-endian u, discarded if
@@ -19,6 +20,39 @@ function toHex(buffer) {
 }
 
 async function faces(seedHex, clientSeed, nonce, expression) {
+  return (await roll(seedHex, clientSeed, nonce, expression)).faces;
+}
+
+// The arithmetic around the dice terms, each term already replaced by its value:
+// + - * / (division rounds up, docs/dice.md), unary minus, brackets.
+function arithmetic(text) {
+  const tokens = text.match(/\d+|[-+*\/()]/g) || [];
+  let at = 0;
+  const sum = () => {
+    let value = product();
+    while (tokens[at] === "+" || tokens[at] === "-") value = tokens[at++] === "+" ? value + product() : value - product();
+    return value;
+  };
+  const product = () => {
+    let value = unary();
+    while (tokens[at] === "*" || tokens[at] === "/") value = tokens[at++] === "*" ? value * unary() : Math.ceil(value / unary());
+    return value;
+  };
+  const unary = () => (tokens[at] === "-" ? (at++, -unary()) : atom());
+  const atom = () => {
+    if (tokens[at] === "(") {
+      at++;
+      const value = sum();
+      at++;
+      return value;
+    }
+    return parseInt(tokens[at++], 10);
+  };
+  return sum();
+}
+
+// Roll n of an epoch: every face read, in order, and the total the expression makes of them.
+async function roll(seedHex, clientSeed, nonce, expression) {
   const key = await crypto.subtle.importKey("raw", fromHex(seedHex), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
   const encoder = new TextEncoder();
   let block = -1, words = [], at = 0;
@@ -33,6 +67,7 @@ async function faces(seedHex, clientSeed, nonce, expression) {
     return words[at++];
   }
   const out = [];
+  const values = [];
   const terms = new RegExp(TERM, "gi");
   let term;
   while ((term = terms.exec(expression)) !== null) {
@@ -81,6 +116,7 @@ async function faces(seedHex, clientSeed, nonce, expression) {
       const order = dice.map((_, i) => i).sort((a, b) => (high ? dice[b] - dice[a] : dice[a] - dice[b]));
       dice = order.slice(0, keep).sort((a, b) => a - b).map((i) => dice[i]);
     }
+    const counted = dice.slice();
     const explode = ["!", "x", "e", "xo"].find((name) => name in mods);
     if (explode) {
       const all = average ? AVERAGE : Array.from({ length: size }, (_, i) => i + 1);
@@ -90,12 +126,16 @@ async function faces(seedHex, clientSeed, nonce, expression) {
         let extra = 0;
         while (extra < (explode === "xo" ? 1 : DEPTH) && matches(rule, v)) {
           v = await read();
+          counted.push(v);
           extra += 1;
         }
       }
     }
+    values.push(mods.s ? counted.filter((v) => v >= parseInt(mods.s[1], 10)).length : counted.reduce((a, b) => a + b, 0));
   }
-  return out;
+  let index = 0;
+  const total = arithmetic(expression.replace(new RegExp(TERM, "gi"), () => "(" + values[index++] + ")"));
+  return { faces: out, total };
 }
 
 // Check every revealed epoch among events shaped as `tally export` writes
@@ -130,13 +170,15 @@ async function checkEvents(events) {
     checked += 1;
     let derived;
     try {
-      derived = await faces(epoch.seed, epoch.clientSeed, p.nonce, p.expression);
+      derived = await roll(epoch.seed, epoch.clientSeed, p.nonce, p.expression);
     } catch (error) {
       problems.push("event " + e.position + ": cannot re-derive (" + error.message + ")");
       continue;
     }
-    if (JSON.stringify(derived) !== JSON.stringify(p.dice)) {
-      problems.push("event " + e.position + ": faces [" + p.dice.join(", ") + "] recorded, [" + derived.join(", ") + "] derived");
+    if (JSON.stringify(derived.faces) !== JSON.stringify(p.dice)) {
+      problems.push("event " + e.position + ": faces [" + p.dice.join(", ") + "] recorded, [" + derived.faces.join(", ") + "] derived");
+    } else if (derived.total !== p.total) {
+      problems.push("event " + e.position + ": total " + p.total + " recorded, " + derived.total + " derived");
     }
   }
   return { ok: problems.length === 0 && checked + revealed > 0, revealed, checked, problems };
