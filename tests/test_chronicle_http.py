@@ -13,6 +13,7 @@ from urllib.parse import quote
 
 import pytest
 
+from chronicle.links import SiteLinks, slug
 from ledger.store import Store
 from tests.chronicle_support import build_campaign, day_of, get, serving, tally_serve
 
@@ -279,3 +280,16 @@ def test_pages_show_what_is_recorded_while_they_are_served(site):
     # the chart's point for the day (1024-03-11) moves to the new figure
     assert re.findall(r"<title>([^<]*)</title>", chart[:chart.index("</figure>")])[-1] == f"1024-03-11: {cash + 5}"
     assert "sold a saddle" in get(base + "why?subject=Nureddine&field=cash")[1]
+
+
+def test_a_gods_campaign_charts_black_marks_and_links_only_what_why_can_tell(pantheon, tmp_path):
+    """Bifrost (gods, no coeac): the static site is whole, the black marks are charted and
+    linked to their story, and a field the sheet leaves empty (no class) links nowhere."""
+    pantheon.ok("god", "mark", "Aud", "--why", "fled the shieldwall")
+    out = tmp_path / "site"
+    pantheon.ok("chronicle", "--out", str(out))
+    page = (out / f"character-{slug('Aud')}.html").read_text()
+    assert 'id="chart-black_marks"' in page and figure(page, "Aud.black_marks") == "1"
+    assert re.search(r'<span class="fig" data-figure="Aud.class">–</span>', page)
+    why = (out / SiteLinks().why("Aud", "black_marks")).read_text()
+    assert "fled the shieldwall" in why
