@@ -26,8 +26,9 @@ COLUMNS = ("lifestyle", "wealth", "cash", "boons", "hp", "xp", "level", "black_m
 
 LABELLED_DAYS = 3660
 # Folds kept for the next page (each point's), and the largest kept: at 20,000 events a fold is
-# some 5,000 steps and a few megabytes; far larger logs fold afresh for each page.
-FOLDS_KEPT, FOLD_KEPT_UP_TO = 4, 100_000
+# some 5,400 steps and 20 MB (measured); a log of more than about 90,000 events folds afresh for
+# each character or why page.
+FOLDS_KEPT, FOLD_KEPT_UP_TO = 3, 25_000
 LOG_PAGE = 500  # rows of the log on one page
 LABELS = {"hp": "HP", "xp": "XP"}
 
