@@ -15,6 +15,7 @@ from markupsafe import Markup
 from chronicle.charts import step_chart, timeline_band
 from ledger.commands.base import load
 from ledger.errors import BadInput
+from ledger.events.registry import known_types
 from ledger.store import Store
 from projections import views
 from projections.timeline import Pin
@@ -24,7 +25,7 @@ ENV = Environment(loader=PackageLoader("chronicle", "templates"), autoescape=sel
 # The stables' columns, where a character's sheet has them (the campaign's modules decide).
 COLUMNS = ("lifestyle", "wealth", "cash", "boons", "hp", "xp", "level", "black_marks", "silver", "renown")
 
-LABELLED_DAYS = 3660
+LABELLED_DAYS = 3660  # the scrubber names each day in the campaign's words up to ten years; beyond, "day N"
 # Folds kept for the next page (each point's), and the largest kept: at 20,000 events a fold is
 # some 5,400 steps and 20 MB (measured); a log of more than about 90,000 events folds afresh for
 # each character or why page.
@@ -54,6 +55,8 @@ def log_filters(params: dict) -> dict:
     """The log page's filters: ?type=…&session=N&character=NAME&q=WORDS&before=N."""
     session, before = (params.get("session") or "").strip(), (params.get("before") or "").strip()
     kind, limit = (params.get("type") or "").strip(), (params.get("limit") or "").strip()
+    if kind and kind not in known_types():
+        raise BadInput(f"type= takes an event type such as dice.rolled or wealth.attempted, not {kind!r}")
     if limit and not 1 <= _whole(limit, "limit=") <= LOG_PAGE:
         raise BadInput(f"limit= takes 1 to {LOG_PAGE} rows, not {limit}")
     return {"types": [kind] if kind else None, "session": _whole(session, "session=") if session else None,

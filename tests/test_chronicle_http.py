@@ -158,6 +158,7 @@ def test_session_timeline_and_log_pages(site):
     ("why?subject=Nureddine&field=nonsense", 400, "Nureddine has no field &#39;nonsense&#39;"),
     ("log?session=one", 400, "session= takes a whole number"),
     ("log?limit=0", 400, "limit= takes 1 to 500 rows, not 0"),
+    ("log?type=dice.thrown", 400, "type= takes an event type such as dice.rolled"),
 ])
 def test_a_bad_address_is_refused_in_one_line(site, address, status, message):
     base, _ = site
