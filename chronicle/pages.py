@@ -87,6 +87,14 @@ class Chronicle:
             self._folds.move_to_end(point)
         return found
 
+    def _index(self, ctx):
+        """Rendering a whole site, every event page is read off one index of the point's events."""
+        if self._held is None:
+            return None
+        if "_chronicle_index" not in ctx.__dict__:
+            ctx.__dict__["_chronicle_index"] = views.consequences(ctx)
+        return ctx.__dict__["_chronicle_index"]
+
     @contextmanager
     def held(self):
         """Render many pages from one read transaction, each point loaded once (the static site)."""
@@ -160,7 +168,7 @@ class Chronicle:
                            field=field, title=label)
 
     def event_page(self, pin: Pin, links, position: int) -> str:
-        found, point = self.read(pin, lambda c: views.event(c, position))
+        found, point = self.read(pin, lambda c: views.event(c, position, self._index(c)))
         return self.render("event.html", links, point, event=found,
                            payload=json.dumps(found["payload"], indent=2, ensure_ascii=False),
                            title=f"Event {position}")

@@ -222,18 +222,38 @@ def reputation_series(ctx) -> dict[str, list[tuple[int, int]]]:
     return out
 
 
-def event(ctx, position: int) -> dict:
-    """One event the point sees, with the roll it follows from, what follows from it and any void."""
-    found = ctx.event(position)
+def consequences(ctx) -> tuple[dict, dict, dict]:
+    """Every event the point sees by position, each one's void, and the events that follow from
+    each: read once, for rendering many event pages (a static site)."""
+    everything, voids, effects = {}, {}, {}
+    for e in ctx.envelopes:
+        everything[e.position] = e
+        if e.type == VOID:
+            voids[e.payload["target"]] = e
+        if e.cause:
+            effects.setdefault(e.cause, []).append(e)
+    return everything, voids, effects
+
+
+def event(ctx, position: int, index: Optional[tuple[dict, dict, dict]] = None) -> dict:
+    """One event the point sees, with the roll it follows from, what follows from it and any void.
+    ``index``: ``consequences(ctx)``, when many event pages are rendered from one point."""
+    if index is not None:
+        everything, voids, effects_of = index
+        found = everything.get(position)
+        cause = everything.get(found.cause) if found is not None and found.cause else None
+        voided_by, effects = voids.get(position), effects_of.get(position, [])
+    else:
+        found = ctx.event(position)
+        cause = ctx.event(found.cause) if found is not None and found.cause else None
+        voided_by = next((e for e in ctx.tx.read(ctx.name, upto=ctx.upto, types=[VOID])
+                          if e.payload["target"] == position), None)
+        # What follows from an event is appended by the same command, right after it.
+        effects = [e for e in ctx.tx.read(ctx.name, after=position, upto=min(ctx.upto, position + EFFECTS_WITHIN))
+                   if e.cause == position]
     if found is None:
         raise NotFound(f"no event {position} in campaign {ctx.name} at that point")
     calendar = ctx.campaign.calendar
-    cause = ctx.event(found.cause) if found.cause else None
-    voided_by = next((e for e in ctx.tx.read(ctx.name, upto=ctx.upto, types=[VOID])
-                      if e.payload["target"] == position), None)
-    # What follows from an event is appended by the same command, right after it.
-    effects = [e for e in ctx.tx.read(ctx.name, after=position, upto=min(ctx.upto, position + EFFECTS_WITHIN))
-               if e.cause == position]
     return {**found.to_dict(), "game_date": calendar.format(found.game_time), "what": line(found),
             "cause_event": _brief(cause, calendar) if cause else None,
             "effects": [_brief(e, calendar) for e in effects],
