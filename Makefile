@@ -6,7 +6,7 @@ PYTHON  ?= python3
 BIN     := $(VENV)/bin
 STAMP   := $(VENV)/.installed-stamp
 
-.PHONY: demo test install postgres tmux clean
+.PHONY: demo test install postgres tmux chromium clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -25,7 +25,10 @@ postgres:
 tmux:
 	@bash scripts/ensure-tmux.sh
 
-test: $(STAMP) postgres tmux
+chromium:
+	@bash scripts/ensure-chromium.sh
+
+test: $(STAMP) postgres tmux chromium
 	$(BIN)/pytest
 
 clean:

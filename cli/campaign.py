@@ -13,22 +13,9 @@ from projections.describe import line
 from projections.timeline import Pin
 from ledger.commands.base import load, query
 from ledger.settings import SETTINGS
+from projections.views import campaign_info as describe
 
 app = typer.Typer(help="Create campaigns, list them, show and change their settings.", no_args_is_help=True)
-
-
-def describe(ctx) -> dict:
-    state, calendar = ctx.campaign, ctx.campaign.calendar
-    current = ctx.epoch
-    return {
-        "name": state.name, "rules": list(state.rules), "calendar": state.calendar_spec,
-        "start": calendar.format(state.start), "start_day": state.start,
-        "today": calendar.format(state.today), "today_day": state.today,
-        "settings": state.settings, "events": ctx.tx.count(ctx.name, upto=ctx.upto),
-        "epoch": current.number if current else None,
-        "commitment": current.commitment if current else None,
-        "client_seed": current.client_seed if current else None,
-    }
 
 
 @app.command("new")

@@ -12,7 +12,8 @@ from cli.output import (AS_OF, AS_RECORDED, AT_EVENT, AT_SESSION, GAME_DATE, JSO
 from cli.session import _print_events
 from ledger.commands import downtime as commands
 from ledger.commands.base import query
-from projections.downtime import due as downtime_due, view as project_view
+from projections import views
+from projections.downtime import view as project_view
 from projections.timeline import Pin
 
 app = typer.Typer(help="The weeks between sessions: what is due, and spending downtime actions.",
@@ -30,14 +31,8 @@ def due(ctx: typer.Context, since: Optional[str] = typer.Option(
     """Per character: downtime actions available, projects, wages owed, followers ready, prayers."""
     opts = options(ctx)
 
-    def view(c):
-        start = c.campaign.calendar.parse_or_day(since) if since else None
-        rows = downtime_due(c.world, start)
-        for row in rows:
-            row["from"], row["to"] = c.campaign.calendar.format(row["from_day"]), c.campaign.calendar.format(row["to_day"])
-        return rows
-
-    rows = query(opts.store(), opts.campaign, view, point=Pin(at_event, as_of, as_recorded, at_session))
+    rows = query(opts.store(), opts.campaign, lambda c: views.downtime_due(c, since),
+                 point=Pin(at_event, as_of, as_recorded, at_session))
     if json:
         print_json(rows)
         return

@@ -10,8 +10,9 @@ from cli.context import options
 from cli.output import AS_OF, AS_RECORDED, AT_EVENT, AT_SESSION, JSON_OPTION, print_json, print_table
 from ledger.commands.base import load, query
 from ledger.errors import BadInput, NotFound
-from projections.timeline import SESSION_EDGES, Pin, recorded
-from projections.why import story, subject_figure, unknown_subject, world_diff
+from projections.timeline import SESSION_EDGES, Pin
+from projections.views import figure_story
+from projections.why import world_diff
 
 
 def why(ctx: typer.Context,
@@ -26,25 +27,7 @@ def why(ctx: typer.Context,
     opts = options(ctx)
     point = Pin(at_event, as_of, as_recorded, at_session)
 
-    def explain(c):
-        if unknown_subject(c.world, subject):
-            raise NotFound(f"no character, faction or stronghold called {subject!r} at that point")
-        try:
-            told = subject_figure(subject, field)
-        except ValueError as exc:
-            raise BadInput(str(exc)) from None
-        resolved = c.point  # the pin as load() read it (a session's edge made a position)
-        found = story(recorded(c.envelopes, resolved), resolved, told)
-        if not found and told.figure(c.world) is None:
-            raise BadInput(f"{subject} has no field {field!r} (see `tally char show {subject} --json`)")
-        calendar = c.campaign.calendar
-        for row in found:
-            row["game_date"] = calendar.format(row["game_time"])
-            if row["late"]:
-                row["late"]["recorded_date"] = calendar.format(row["late"]["recorded_day"])
-        return told.label, told.figure(c.world), found
-
-    label, value, rows = query(opts.store(), opts.campaign, explain, point=point)
+    label, value, rows = query(opts.store(), opts.campaign, lambda c: figure_story(c, subject, field), point=point)
     if json:
         print_json({"figure": label, "value": value, "changes": rows})
         return

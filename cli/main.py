@@ -113,13 +113,20 @@ COMMANDS = {
         "Ctrl-D or `exit` leaves."),
     "proof": ("checkpoints", "proof",
         "An inclusion proof of an event (C2SP tlog-proof): the event, its audit path and a signed checkpoint."),
+    "serve": ("chronicle", "serve",
+        "Show the campaign as web pages on this machine (read-only): the campaign at any date, sheets and charts, "
+        "why, sessions, timeline, log, and a dice check that runs in the reader's browser."),
+    "chronicle": ("chronicle", "chronicle",
+        "Write the campaign's pages as a static site that opens from file://, with the export and the latest "
+        "checkpoint beside them, so players can keep a copy they can check."),
 }
 
 # What records no fact of the campaign's own, or moves time itself: a global
 # --game-date before one of these is refused rather than ignored. (A script's
 # lines each take their own --game-date.)
 NO_LATE_FACTS = {"campaign", "calendar", "dice", "roll", "db", "schedule", "scheduler", "bench", "import",
-                 "export", "script", "shell", "verify", "audit", "import-rolls", "keys", "checkpoint", "proof"}
+                 "export", "script", "shell", "verify", "audit", "import-rolls", "keys", "checkpoint", "proof",
+                 "serve", "chronicle"}
 
 
 def _load(name: str) -> "typer.core.TyperCommand | TyperGroup":

@@ -13,8 +13,8 @@ from cli.parsing import faces, faces_by_name
 from ledger.commands import hazards, session as commands
 from ledger.commands.base import query
 from projections.timeline import Pin
-from ledger.errors import NotFound
 from projections.describe import line
+from projections.views import session_info as session_view
 
 app = typer.Typer(help="Sessions: open one, close it, look back at one.", no_args_is_help=True)
 
@@ -68,19 +68,6 @@ def join(ctx: typer.Context, name: str = typer.Argument(..., help="The character
     opts = options(ctx)
     _print_events(commands.join_session(opts.store(), opts.campaign, name, actor=opts.who(),
                                         **opts.late(game_date, ruling)), json)
-
-
-def session_view(ctx, number: Optional[int]) -> dict:
-    sessions = ctx.world.sessions
-    session = sessions.get(number) if number else (sessions.current or (sessions.sessions[-1] if sessions.sessions else None))
-    if session is None:
-        raise NotFound(f"no session {number}" if number else "no session yet: `tally session open --activate NAME`")
-    calendar = ctx.campaign.calendar
-    return {"number": session.number, "open": session.open, "start": calendar.format(session.start),
-            "end": calendar.format(session.end) if session.end is not None else None,
-            "activated": session.activated, "treasure_found": session.found,
-            "treasure_undivided": session.undivided, "deaths": list(session.deaths),
-            "events": [e.position for e in ctx.events(session=session.number, after=session.opened_at - 1)]}
 
 
 @app.command("show")

@@ -31,12 +31,13 @@ TARGETS = {  # issue 7, on the 2-core machine, SQLite, 1,000,000 events
     "cli_roll_vs_import_sqlalchemy": 1.5, "late_fact_check_median_ms": 50,  # issue 11
     "proof_hashes_max": 20, "proof_median_ms": 100, "verify_against_median_ms": 100,  # issue 17
     "shell_command_median_ms": 30,  # issue 12: a command inside `tally shell` (cli/shell_bench.py)
+    "chronicle_slowest_page_median_ms": 200,  # issue 18 (chronicle/benchmark.py)
 }
 # issue 20: on PostgreSQL, four writers on one campaign at least twice one writer's rate (one run)
 PG_TARGETS = {"writers_vs_one": 2.0}
 LOWER_IS_BETTER = {"rebuild_peak_rss_mb", "as_of_median_ms_with_snapshots", "cli_roll_vs_import_sqlalchemy",
                    "late_fact_check_median_ms", "proof_hashes_max", "proof_median_ms", "verify_against_median_ms",
-                   "shell_command_median_ms"}
+                   "shell_command_median_ms", "chronicle_slowest_page_median_ms"}
 WRITERS = 4
 
 
@@ -89,6 +90,7 @@ def _database(backend: str, url: Optional[str], work: Path) -> Iterator[str]:
 
 def run(events: int, *, backend: str = "sqlite", url: Optional[str] = None, seed: int = 1,
         appends: int = 500, queries: int = 20, peer: bool = True) -> dict:
+    from chronicle.benchmark import pages as chronicle_pages
     from ledger.chain import verify_stored
     from ledger.files import writing
     from ledger.generator import NAME, generate
@@ -132,6 +134,7 @@ def run(events: int, *, backend: str = "sqlite", url: Optional[str] = None, seed
             from cli.shell_bench import figures as shell_figures  # beside it, a command in `tally shell`
             figures.update(shell_figures(target, NAME))
             figures.update(_checkpoints(store, target, NAME, work, seed, queries))
+            figures.update(chronicle_pages(store, NAME, seed))
             store.dispose()
             one = _writers(target, per_writer=max(50, appends) * 2, count=1)
             figures["one_writer_events_per_s"] = one["writers_events_per_s"]

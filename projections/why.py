@@ -45,6 +45,25 @@ class Subject:
     label: str
     figure: Figure
     concerns: Callable[[Envelope], bool]  # an event that bears on the figure, changed or not
+    # Whether the figure may have moved between two worlds (None: it may always have).
+    moved: Optional[Callable[[world_model.World, world_model.World], bool]] = None
+
+
+# What a character's sheet reads besides the character itself (projections/sheet.py).
+SHEET_PARTS = ("campaign", "inventory", "downtime", "divine", "band", "skirmish", "advancement")
+
+
+def sheet_moved(name: str) -> Callable[[world_model.World, world_model.World], bool]:
+    """A character's sheet can only have moved if the character or a part the sheet reads did:
+    in a table of forty, most events leave one character's sheet alone."""
+    k = key(name)
+
+    def moved(was: world_model.World, now: world_model.World) -> bool:
+        if was.stable is not now.stable and was.stable.characters.get(k) is not now.stable.characters.get(k):
+            return True
+        return any(getattr(was, part) is not getattr(now, part) for part in SHEET_PARTS)
+
+    return moved
 
 
 def subject_figure(subject: str, field: Optional[str]) -> Subject:
@@ -73,7 +92,8 @@ def subject_figure(subject: str, field: Optional[str]) -> Subject:
             return False
         return not entry or entry.lower() in {str(e.payload.get(k)).lower() for k in ("target", "skill", "save")}
 
-    return Subject(f"{subject}'s {field}", lambda w: _field(sheet(w, subject) or {}, field), concerns)
+    return Subject(f"{subject}'s {field}", lambda w: _field(sheet(w, subject) or {}, field), concerns,
+                   sheet_moved(subject))
 
 
 def _field(found: dict, field: str) -> Any:
@@ -87,25 +107,60 @@ def _field(found: dict, field: str) -> Any:
     return next((v for k, v in value.items() if k.lower() == entry.lower()), None)
 
 
-def story(held: Iterable[Envelope], point: Point, subject: Subject) -> list[dict]:
-    """The figure's story among the events the ledger held at the point (voids
-    included, in position order): one row per event that changed it, bore on
-    it, or would have changed it had a void not withdrawn it."""
+@dataclass(frozen=True)
+class Folded:
+    """The events a point holds, folded once in fold order: for each fact, the world before and
+    after it (the same world for a fact a void withdrew). Any figure's story, and any
+    character's chart, is read off it without folding again."""
+
+    steps: tuple[tuple[Envelope, world_model.World, world_model.World], ...]
+    everything: dict  # position -> event held
+    voids: dict  # withdrawn position -> its void
+    day_when_recorded: dict  # position -> the campaign's day when it was recorded
+
+
+def fold_held(held: Iterable[Envelope], point: Point, days: Optional[Iterable[tuple[int, int]]] = None) -> Folded:
+    """Fold what the ledger held at the point (voids included, in position order). ``days``:
+    (position, game day) of every event held, when ``held`` is only the events a figure reads."""
     held = list(held)
-    everything = {e.position: e for e in held}
     voids = {v.payload["target"]: v for v in held if v.type == VOID}
     today, day_when_recorded = None, {}  # the campaign's day as each event was recorded
-    for e in held:
-        day_when_recorded[e.position] = today
-        today = e.game_time if today is None else max(today, e.game_time)
+    for position, game_time in (days if days is not None else ((e.position, e.game_time) for e in held)):
+        day_when_recorded[position] = today
+        today = game_time if today is None else max(today, game_time)
     facts = sorted((e for e in held if e.type != VOID and (point.as_of is None or e.game_time <= point.as_of)),
                    key=lambda e: (e.game_time, e.position))
-    world, before, out = world_model.EMPTY, None, []
+    world, steps = world_model.EMPTY, []
     for e in facts:
-        void = voids.get(e.position)
+        was = world
+        if e.position not in voids:
+            world = world_model.apply_figures(world, e)
+        steps.append((e, was, world))
+    return Folded(tuple(steps), {e.position: e for e in held}, voids, day_when_recorded)
+
+
+def story(held: Iterable[Envelope], point: Point, subject: Subject,
+          cause_of: Optional[Callable[[int], Optional[Envelope]]] = None,
+          days: Optional[Iterable[tuple[int, int]]] = None, folded: Optional[Folded] = None) -> list[dict]:
+    """The figure's story among the events the ledger held at the point (voids
+    included, in position order): one row per event that changed it, bore on
+    it, or would have changed it had a void not withdrawn it.
+
+    A long log's story may be told from only the events a figure's fold reads:
+    then ``cause_of`` looks up the roll behind a row, and ``days`` gives
+    (position, game day) of every event held, for telling a fact logged late.
+    ``folded``: the same events already folded (``fold_held``), shared by many stories."""
+    folded = folded if folded is not None else fold_held(held, point, days)
+    everything = folded.everything if cause_of is None else _Causes(folded.everything, cause_of)
+    before, out = None, []
+    for e, was, world in folded.steps:
+        void = folded.voids.get(e.position)
         if void is None:
-            world = world_model.apply(world, e)
-            after = _safe(subject.figure, world)
+            # An event that changed no part a figure reads (a roll, mostly) left it as it was:
+            # a long log need not rebuild a sheet for each one.
+            still = world is was or (subject.moved is not None and was.campaign is not None
+                                      and not subject.moved(was, world))
+            after = before if still else _safe(subject.figure, world)
             if after == before and not subject.concerns(e):
                 continue
             row = _row(e, everything, before, after)
@@ -117,11 +172,23 @@ def story(held: Iterable[Envelope], point: Point, subject: Subject) -> list[dict
             row = {**_row(e, everything, before, before), "would_be": would,
                    "voided": {"by": void.position, "reason": void.payload["reason"],
                               "ruled_by": void.payload["ruled_by"], "recorded_at": void.recorded_at}}
-        recorded_day = day_when_recorded[e.position]
+        recorded_day = folded.day_when_recorded[e.position]
         if recorded_day is not None and e.game_time < recorded_day:
             row["late"] = {"recorded_at": e.recorded_at, "recorded_day": recorded_day}
         out.append(row)
     return out
+
+
+class _Causes(dict):
+    """The held events by position, where a row's cause is looked up afresh (with its payload)."""
+
+    def __init__(self, held: dict, cause_of: Callable[[int], Optional[Envelope]]) -> None:
+        super().__init__(held)
+        self.cause_of = cause_of
+
+    def get(self, position, default=None):
+        found = self.cause_of(position)
+        return found if found is not None else default
 
 
 def _row(e: Envelope, everything: dict[int, Envelope], before: Any, after: Any) -> dict:

@@ -78,6 +78,26 @@ def apply(world: World, e: Envelope) -> World:
     return replace(world, **changes) if changes else world
 
 
+_FIGURES: dict[str, tuple[int, ...]] = {}
+
+
+def apply_figures(world: World, e: Envelope) -> World:
+    """``apply`` for a figure's story: the sessions model, which no figure reads, is left as it
+    was, so an event that moves only it (a roll, mostly) returns the very same world."""
+    found = _FIGURES.get(e.type)
+    if found is None:
+        skipped = MODELS.index(sessions)
+        found = _FIGURES[e.type] = tuple(i for i in _reacting(e.type) if i != skipped)
+    parts = world.__dict__
+    changes = {}
+    for i in found:
+        name = _FIELDS[i]
+        after = MODELS[i].apply(parts[name], e)
+        if after is not parts[name]:
+            changes[name] = after
+    return replace(world, **changes) if changes else world
+
+
 def fold(envelopes: Iterable[Envelope], world: World = EMPTY) -> World:
     for e in envelopes:
         world = apply(world, e)

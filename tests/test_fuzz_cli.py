@@ -36,6 +36,7 @@ SKIPPED = {
     ("scheduler", "run"): "runs in the foreground until interrupted (its --once path is tested in test_scheduler)",
     ("bench", "run"): "a benchmark: minutes of work and a throwaway server by design",
     ("bench", "generate"): "writes as many events as --events asks: a size the user chooses on purpose",
+    ("serve",): "a web server in the foreground until interrupted (its refusals: tests/test_chronicle_http.py)",
 }
 # Commands fuzzed whose known failures are fixed in files another branch of issue 13
 # owns; a failure there is expected until that branch is merged (then delete the entry).

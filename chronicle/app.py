@@ -1,0 +1,71 @@
+"""`tally serve`: the chronicle as a local, read-only web application."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Optional
+
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import HTMLResponse
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+
+from chronicle.links import ServerLinks
+from chronicle.pages import ENV, Chronicle, _whole, log_filters, pin_of
+from ledger.errors import NotFound, TallyError
+from ledger.store import Store
+
+STATIC = Path(__file__).parent / "static"
+# No page loads anything from elsewhere, and none may be framed or sniffed.
+HEADERS = {"Content-Security-Policy": "default-src 'self'; script-src 'self'; style-src 'self'; "
+                                      "img-src 'self' data:; connect-src 'none'; frame-ancestors 'none'",
+           "X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-referrer", "Cache-Control": "no-store"}
+
+
+def create_app(store: Store, campaign: Optional[str] = None) -> Starlette:
+    chronicle = Chronicle(store, campaign)
+
+    def page(render):
+        async def endpoint(request: Request) -> HTMLResponse:
+            params = dict(request.query_params)
+            try:
+                pin = pin_of(params)
+                links = ServerLinks({"day": params.get("day") if not params.get("date") else None,
+                                     "date": params.get("date"), "recorded": params.get("recorded")})
+                return HTMLResponse(render(pin, links, params), headers=HEADERS)
+            except TallyError as exc:
+                status = 404 if isinstance(exc, NotFound) else 400
+                return HTMLResponse(ENV.get_template("error.html").render(message=str(exc)), status_code=status,
+                                    headers=HEADERS)
+        return endpoint
+
+    def required(params: dict, name: str, what: str) -> str:
+        value = (params.get(name) or "").strip()
+        if not value:
+            raise_bad(f"{what}: add ?{name}=… to the address")
+        return value
+
+    routes = [
+        Route("/", page(lambda pin, links, p: chronicle.campaign_page(pin, links))),
+        Route("/character", page(lambda pin, links, p: chronicle.character_page(
+            pin, links, required(p, "name", "which character")))),
+        Route("/why", page(lambda pin, links, p: chronicle.why_page(
+            pin, links, required(p, "subject", "whose figure"), (p.get("field") or "").strip() or None))),
+        Route("/event", page(lambda pin, links, p: chronicle.event_page(
+            pin, links, _whole(required(p, "n", "which event"), "n=")))),
+        Route("/dice", page(lambda pin, links, p: chronicle.dice_page(pin, links, _whole(p["epoch"], "epoch="))
+                            if (p.get("epoch") or "").strip() else chronicle.dice_index(pin, links))),
+        Route("/session", page(lambda pin, links, p: chronicle.session_page(
+            pin, links, _whole(required(p, "n", "which session"), "n=")))),
+        Route("/timeline", page(lambda pin, links, p: chronicle.timeline_page(pin, links))),
+        Route("/log", page(lambda pin, links, p: chronicle.log_page(pin, links, log_filters(p)))),
+        Mount("/static", app=StaticFiles(directory=STATIC), name="static"),
+    ]
+    return Starlette(routes=routes)
+
+
+def raise_bad(message: str) -> None:
+    from ledger.errors import BadInput
+
+    raise BadInput(message)

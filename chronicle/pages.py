@@ -1,0 +1,196 @@
+"""The chronicle's pages: each asks projections/views.py for its figures at
+the point the reader chose, and renders them with a template. Pages only
+read (one read transaction each); nothing here computes a figure."""
+
+from __future__ import annotations
+
+import json
+from collections import OrderedDict
+from contextlib import contextmanager
+from typing import Callable, Optional
+
+from jinja2 import Environment, PackageLoader, select_autoescape
+from markupsafe import Markup
+
+from chronicle.charts import step_chart, timeline_band
+from ledger.commands.base import load
+from ledger.errors import BadInput
+from ledger.events.registry import known_types
+from ledger.store import Store
+from projections import views
+from projections.timeline import Pin
+
+ENV = Environment(loader=PackageLoader("chronicle", "templates"), autoescape=select_autoescape(["html"]),
+                  trim_blocks=True, lstrip_blocks=True)
+# The stables' columns, where a character's sheet has them (the campaign's modules decide).
+COLUMNS = ("lifestyle", "wealth", "cash", "boons", "hp", "xp", "level", "black_marks", "silver", "renown")
+
+LABELLED_DAYS = 3660  # the scrubber names each day in the campaign's words up to ten years; beyond, "day N"
+# Folds kept for the next page (each point's), and the largest kept: at 20,000 events a fold is
+# some 5,400 steps and 20 MB (measured); a log of more than about 90,000 events folds afresh for
+# each character or why page.
+FOLDS_KEPT, FOLD_KEPT_UP_TO = 3, 25_000
+LOG_PAGE = 500  # rows of the log on one page
+LABELS = {"hp": "HP", "xp": "XP"}
+
+ENV.filters["signed"] = lambda v: f"{v:+d}" if isinstance(v, int) else v
+ENV.filters["shown"] = lambda v: "–" if v is None else ("yes" if v else "no") if isinstance(v, bool) else v
+
+
+def _whole(text: str, what: str) -> int:
+    if not (text.isascii() and text.isdigit()) or len(text) > 12:
+        raise BadInput(f"{what} takes a whole number, not {text!r}")
+    return int(text)
+
+
+def pin_of(params: dict) -> Pin:
+    """The point a page is pinned at: ?date=GAME-DATE (the campaign's words, or
+    day:N), ?day=N (the scrubber), ?recorded=ISO-TIME (as recorded then)."""
+    date, day, recorded = ((params.get(k) or "").strip() or None for k in ("date", "day", "recorded"))
+    as_of = date or (f"day:{_whole(day, 'day=')}" if day else None)
+    return Pin(as_of=as_of, as_recorded=recorded)
+
+
+def log_filters(params: dict) -> dict:
+    """The log page's filters: ?type=…&session=N&character=NAME&q=WORDS&before=N."""
+    session, before = (params.get("session") or "").strip(), (params.get("before") or "").strip()
+    kind, limit = (params.get("type") or "").strip(), (params.get("limit") or "").strip()
+    if kind and kind not in known_types():
+        raise BadInput(f"type= takes an event type such as dice.rolled or wealth.attempted, not {kind!r}")
+    if limit and not 1 <= _whole(limit, "limit=") <= LOG_PAGE:
+        raise BadInput(f"limit= takes 1 to {LOG_PAGE} rows, not {limit}")
+    return {"types": [kind] if kind else None, "session": _whole(session, "session=") if session else None,
+            "character": (params.get("character") or "").strip() or None, "text": (params.get("q") or "").strip() or None,
+            "before": _whole(before, "before=") if before else None, "limit": int(limit) if limit else LOG_PAGE}
+
+
+class Chronicle:
+    """The pages of one campaign in one ledger, rendered with the given links."""
+
+    def __init__(self, store: Store, campaign: Optional[str]) -> None:
+        self.store, self.campaign = store, campaign
+        self._held: Optional[tuple[object, dict]] = None
+        self._folds: OrderedDict = OrderedDict()
+
+    def folded(self, ctx):
+        """The point's fold (projections/views.fold), kept for the next page at the same point:
+        the log is append-only, so the events up to a position, read as of a day, never change."""
+        point = (ctx.name, ctx.upto, ctx.point.as_of)
+        found = self._folds.get(point)
+        if found is None:
+            found = views.fold(ctx)
+            if len(found.steps) <= FOLD_KEPT_UP_TO:
+                self._folds[point] = found
+                while len(self._folds) > FOLDS_KEPT:
+                    self._folds.popitem(last=False)
+        else:
+            self._folds.move_to_end(point)
+        return found
+
+    def _index(self, ctx):
+        """Rendering a whole site, every event page is read off one index of the point's events."""
+        if self._held is None:
+            return None
+        if "_chronicle_index" not in ctx.__dict__:
+            ctx.__dict__["_chronicle_index"] = views.consequences(ctx)
+        return ctx.__dict__["_chronicle_index"]
+
+    @contextmanager
+    def held(self):
+        """Render many pages from one read transaction, each point loaded once (the static site)."""
+        with self.store.reading() as tx:
+            self._held = (tx, {})
+            try:
+                yield self
+            finally:
+                self._held = None
+
+    @contextmanager
+    def _context(self, pin: Pin):
+        if self._held is not None:
+            tx, loaded = self._held
+            if pin not in loaded:
+                loaded[pin] = load(tx, self.campaign, point=pin)
+            yield tx, loaded[pin]
+            return
+        with self.store.reading() as tx:
+            yield tx, load(tx, self.campaign, point=pin)
+
+    def read(self, pin: Pin, reader: Callable) -> tuple[object, dict]:
+        """``reader(ctx)`` on the campaign at the point, and what every page shows of the point itself."""
+        with self._context(pin) as (tx, ctx):
+            found = reader(ctx)
+            calendar = ctx.campaign.calendar
+            last = tx.last_day(ctx.name, tx.campaign_head(ctx.name) or 0)
+            point = {"campaign": ctx.name, "today": calendar.format(ctx.campaign.today),
+                     "today_day": ctx.campaign.today, "start_day": ctx.campaign.start,
+                     "start": calendar.format(ctx.campaign.start), "last_day": max(last or 0, ctx.campaign.today),
+                     "as_of": ctx.point.as_of, "as_recorded": ctx.point.as_recorded,
+                     "pinned": ctx.point.as_of is not None or ctx.point.as_recorded is not None,
+                     "date": calendar.format}
+        return found, point
+
+    @staticmethod
+    def carried(point: dict) -> dict:
+        """The pin a page's links carry on: the day resolved, the recorded instant as given."""
+        return {"day": point["as_of"], "recorded": point["as_recorded"]}
+
+    def render(self, template: str, links, point: dict, **context) -> str:
+        return ENV.get_template(template).render(links=links, point=point, **context)
+
+    # -- the pages -------------------------------------------------------
+
+    def campaign_page(self, pin: Pin, links, prerendered: tuple[int, ...] = ()) -> str:
+        (info, reputation), point = self.read(pin, lambda c: (views.overview(c), views.reputation_series(c)))
+        charts = [step_chart(f"Reputation with {faction}", points, point["start_day"], point["today_day"],
+                             point["date"], links.why(f"rep:{faction}"), f"chart-rep-{i}")
+                  for i, (faction, points) in enumerate(reputation.items())]
+        columns = [f for f in COLUMNS if any(f in c for c in info["characters"])]
+        first, last = point["start_day"], point["last_day"]
+        # The scrubber names the day under its thumb in the campaign's own calendar (up to ten years of days).
+        labels = {day: point["date"](day) for day in range(first, last + 1)} if last - first <= LABELLED_DAYS else {}
+        day_labels = Markup(json.dumps(labels, ensure_ascii=True).replace("</", "<\\/"))
+        return self.render("campaign.html", links, point, info=info, charts=charts, columns=columns,
+                           prerendered=prerendered, day_labels=day_labels, title=info["name"])
+
+    def character_page(self, pin: Pin, links, name: str) -> str:
+        (found, series), point = self.read(pin, lambda c: (views.character(c, name),
+                                                           views.series(c, name, self.folded(c))))
+        charts = [step_chart(LABELS.get(field, field.replace("_", " ").capitalize()), points, point["start_day"], point["today_day"],
+                             point["date"], links.why(found["name"], field), f"chart-{field}")
+                  for field, points in series.items()]
+        return self.render("character.html", links, point, sheet=found, charts=charts, title=found["name"])
+
+    def why_page(self, pin: Pin, links, subject: str, field: Optional[str]) -> str:
+        (label, value, rows), point = self.read(pin, lambda c: views.figure_story(c, subject, field,
+                                                                                 self.folded(c)))
+        return self.render("why.html", links, point, label=label, value=value, rows=rows, subject=subject,
+                           field=field, title=label)
+
+    def event_page(self, pin: Pin, links, position: int) -> str:
+        found, point = self.read(pin, lambda c: views.event(c, position, self._index(c)))
+        return self.render("event.html", links, point, event=found,
+                           payload=json.dumps(found["payload"], indent=2, ensure_ascii=False),
+                           title=f"Event {position}")
+
+    def dice_index(self, pin: Pin, links) -> str:
+        found, point = self.read(pin, views.epochs)
+        return self.render("dice_index.html", links, point, epochs=found, title="Dice")
+
+    def dice_page(self, pin: Pin, links, number: int) -> str:
+        (found, events), point = self.read(pin, lambda c: (views.epoch(c, number), views.epoch_events(c, number)))
+        data = Markup(json.dumps(events, ensure_ascii=True).replace("</", "<\\/"))
+        return self.render("dice.html", links, point, epoch=found, events_json=data, title=f"Dice epoch {number}")
+
+    def session_page(self, pin: Pin, links, number: int) -> str:
+        found, point = self.read(pin, lambda c: views.session_page(c, number))
+        return self.render("session.html", links, point, session=found, title=f"Session {number}")
+
+    def timeline_page(self, pin: Pin, links) -> str:
+        rows, point = self.read(pin, views.timeline)
+        band = timeline_band(rows, point["start_day"], point["today_day"], point["date"], links.session)
+        return self.render("timeline.html", links, point, rows=rows, band=band, title="Timeline")
+
+    def log_page(self, pin: Pin, links, filters: dict) -> str:
+        found, point = self.read(pin, lambda c: views.log_rows(c, **filters))
+        return self.render("log.html", links, point, log=found, filters=filters, title="Log")

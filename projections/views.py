@@ -1,0 +1,402 @@
+"""The read side's queries: plain data about a campaign at a point, for the
+command line, the web view and the static site alike (each takes the
+campaign as ``ledger.commands.base.load`` gives it). No caller computes a
+figure itself: it prints or renders what these return."""
+
+from __future__ import annotations
+
+from typing import Any, Optional
+
+from ledger.errors import BadInput, NotFound
+from ledger.events.registry import known_types
+from projections import world as world_model
+from projections.describe import line
+from projections.names import key
+from projections.sheet import sheet
+from projections.timeline import VOID, recorded
+from projections.why import ATTEMPTS, Folded, fold_held, sheet_moved, story, subject_figure, unknown_subject
+
+# Events that follow from another are appended in its transaction: looked for this far after it.
+EFFECTS_WITHIN = 500
+
+# The figures a character page charts over game time, where the sheet has them.
+CHARTED = ("cash", "wealth", "boons", "xp", "level", "black_marks", "grey_marks", "silver", "renown", "hp")
+
+
+def _payload_needed(event_type: str) -> bool:
+    return event_type == VOID or world_model.needs_payload(event_type)
+
+
+_FIGURE_TYPES: list[str] = []
+
+
+def figure_types() -> list[str]:
+    """The event types a figure's story reads: those a read model other than the campaign's
+    day and the sessions folds, those the campaign reads, and the attempts `why` shows even
+    when they changed nothing (most of a long log is rolls, which only move the day on)."""
+    if not _FIGURE_TYPES:
+        from projections import campaign
+
+        skipped = {world_model.MODELS.index(campaign), world_model.MODELS.index(world_model.sessions)}
+        attempts = set().union(*ATTEMPTS.values())  # they bear on a figure even when they leave it be
+        _FIGURE_TYPES.extend(t for t in known_types() if t in campaign.READS_PAYLOAD or t in attempts
+                             or any(i not in skipped for i in world_model._reacting(t)))
+    return _FIGURE_TYPES
+
+
+def _held(ctx) -> list:
+    """The events a figure's story reads that the ledger held at the point, voids included,
+    in position order."""
+    return list(ctx.tx.read(ctx.name, upto=ctx.upto, types=[*figure_types(), VOID]))
+
+
+def _days(ctx) -> list[tuple[int, int]]:
+    """(position, game day) of every event the point sees: two columns, no envelope."""
+    import sqlalchemy as sa
+
+    from ledger.schema import events
+
+    return [tuple(row) for row in ctx.tx.conn.execute(
+        sa.select(events.c.position, events.c.game_time)
+        .where(events.c.campaign == ctx.name, events.c.position <= ctx.upto).order_by(events.c.position))]
+
+
+def _facts(ctx, types: Optional[list[str]] = None) -> list:
+    """The facts in force at the point, in fold order (as projections/timeline.visible), read
+    from the database already filtered and ordered: those of ``types``, else those a figure reads."""
+    voided = {e.payload["target"] for e in ctx.tx.read(ctx.name, upto=ctx.upto, types=[VOID])}
+    found = ctx.tx.read(ctx.name, upto=ctx.upto, types=types or figure_types(), until_day=ctx.point.as_of,
+                        fold_order=True)
+    return [e for e in found if e.position not in voided]
+
+
+def campaign_info(ctx) -> dict:
+    """The campaign: rules, calendar, start and today, settings, the open dice epoch."""
+    state, calendar = ctx.campaign, ctx.campaign.calendar
+    current = ctx.epoch
+    return {
+        "name": state.name, "rules": list(state.rules), "calendar": state.calendar_spec,
+        "start": calendar.format(state.start), "start_day": state.start,
+        "today": calendar.format(state.today), "today_day": state.today,
+        "settings": state.settings, "events": ctx.tx.count(ctx.name, upto=ctx.upto),
+        "epoch": current.number if current else None,
+        "commitment": current.commitment if current else None,
+        "client_seed": current.client_seed if current else None,
+    }
+
+
+def session_info(ctx, number: Optional[int]) -> dict:
+    """One session (default: the open one, else the latest): dates, who played, treasure, deaths, its events."""
+    sessions = ctx.world.sessions
+    session = sessions.get(number) if number else (sessions.current or (sessions.sessions[-1] if sessions.sessions else None))
+    if session is None:
+        raise NotFound(f"no session {number}" if number else "no session yet: `tally session open --activate NAME`")
+    calendar = ctx.campaign.calendar
+    return {"number": session.number, "open": session.open, "start": calendar.format(session.start),
+            "end": calendar.format(session.end) if session.end is not None else None,
+            "activated": session.activated, "treasure_found": session.found,
+            "treasure_undivided": session.undivided, "deaths": list(session.deaths),
+            "events": [e.position for e in ctx.events(session=session.number, after=session.opened_at - 1)]}
+
+
+def downtime_due(ctx, since: Optional[str] = None) -> list[dict]:
+    """Per character: what the weeks since their return (or ``since``) brought."""
+    from projections.downtime import due
+
+    calendar = ctx.campaign.calendar
+    start = calendar.parse_or_day(since) if since else None
+    rows = due(ctx.world, start)
+    for row in rows:
+        row["from"], row["to"] = calendar.format(row["from_day"]), calendar.format(row["to_day"])
+    return rows
+
+
+def sessions_list(ctx) -> list[dict]:
+    """Every session the point sees, oldest first, with its in-game dates."""
+    calendar = ctx.campaign.calendar
+    return [{"number": s.number, "open": s.open, "start_day": s.start, "end_day": s.end,
+             "start": calendar.format(s.start), "end": calendar.format(s.end) if s.end is not None else None,
+             "players": len(s.activated), "characters": sorted(s.activated.values()), "treasure_found": s.found,
+             "deaths": list(s.deaths)} for s in ctx.world.sessions.sessions]
+
+
+def overview(ctx) -> dict:
+    """The campaign page: everything a table asks about at once, as of the point."""
+    world = ctx.world
+    info = campaign_info(ctx)
+    info["characters"] = [sheet(world, c.name) for c in world.stable.characters.values()]
+    info["players"] = [{"name": p.name, "characters": list(p.characters), "owed_boons": p.owed_boons,
+                        "set_aside": p.set_aside} for p in world.stable.players.values()]
+    info["company"] = world.company.view()
+    info["divine"] = [{"character": s.character, "god": s.god, "power": s.power, "black_marks": s.black,
+                       "grey_marks": s.grey, "battle_penalty": s.penalty}
+                      for s in world.divine.standings.values()] if ctx.campaign.runs("gods") else []
+    info["downtime"] = downtime_due(ctx)
+    info["sessions"] = sessions_list(ctx)
+    info["session_open"] = world.sessions.current.number if world.sessions.current else None
+    return info
+
+
+def character(ctx, name: str) -> dict:
+    """A character's sheet at the point, or a refusal naming the character."""
+    found = sheet(ctx.world, name)
+    if found is None:
+        raise NotFound(f"no character named {name!r} (see `tally char list`)")
+    return found
+
+
+def fold(ctx) -> Folded:
+    """The events a figure reads, folded once at the point: every figure's story and every
+    character's chart can be read off it (a server may keep it while the ledger stays as it is)."""
+    return fold_held(recorded(_held(ctx), ctx.point), ctx.point, _days(ctx))
+
+
+def figure_story(ctx, subject: str, field: Optional[str],
+                 folded: Optional[Folded] = None) -> tuple[str, Any, list[dict]]:
+    """`why`: the figure's label, its value at the point, and every event that bore on it."""
+    if unknown_subject(ctx.world, subject):
+        raise NotFound(f"no character, faction or stronghold called {subject!r} at that point")
+    try:
+        told = subject_figure(subject, field)
+    except ValueError as exc:
+        raise BadInput(str(exc)) from None
+    found = story((), ctx.point, told, cause_of=ctx.event, folded=folded or fold(ctx))
+    if not found and told.figure(ctx.world) is None:
+        raise BadInput(f"{subject} has no field {field!r} (see `tally char show {subject} --json`)")
+    calendar = ctx.campaign.calendar
+    for row in found:
+        row["game_date"] = calendar.format(row["game_time"])
+        if row["late"]:
+            row["late"]["recorded_date"] = calendar.format(row["late"]["recorded_day"])
+    return told.label, told.figure(ctx.world), found
+
+
+def series(ctx, name: str, folded: Optional[Folded] = None) -> dict[str, list[tuple[int, Any]]]:
+    """The character's charted figures over game time up to the point: for each
+    figure, (day, value) at the end of every day on which it changed, from
+    the day the character joined."""
+    found = character(ctx, name)
+    fields = [f for f in CHARTED if isinstance(found.get(f), int) and not isinstance(found.get(f), bool)]
+    out: dict[str, list[tuple[int, Any]]] = {f: [] for f in fields}
+    moved = sheet_moved(name)
+    world, day, taken = world_model.EMPTY, None, None
+
+    def take(on: int) -> None:
+        nonlocal taken
+        if taken is not None and (world is taken or not moved(taken, world)):
+            return  # nothing this sheet reads has changed since the last day taken
+        taken = world
+        now = sheet(world, name) if world.campaign is not None else None
+        if now is None:
+            return
+        for f in fields:
+            value = now.get(f)
+            if isinstance(value, int) and (not out[f] or out[f][-1][1] != value):
+                out[f].append((on, value))
+
+    for e, _, after in (folded or fold(ctx)).steps:
+        if day is not None and e.game_time != day:
+            take(day)
+        world, day = after, e.game_time
+    if day is not None:
+        take(day)
+    return out
+
+
+def reputation_series(ctx) -> dict[str, list[tuple[int, int]]]:
+    """The Company's Reputation with each Faction over game time up to the point."""
+    from projections.company import reputation_after
+
+    out: dict[str, list[tuple[int, int]]] = {}
+    names: dict[str, str] = {}
+    for e in _facts(ctx, types=["reputation.changed"]):
+        if e.type == "reputation.changed":
+            k = key(e.payload["faction"])
+            faction = names.setdefault(k, e.payload["faction"])
+            points = out.setdefault(faction, [])
+            value = reputation_after(e.payload)
+            if points and points[-1][0] == e.game_time:
+                points[-1] = (e.game_time, value)
+            else:
+                points.append((e.game_time, value))
+    return out
+
+
+def consequences(ctx) -> tuple[dict, dict, dict]:
+    """Every event the point sees by position, each one's void, and the events that follow from
+    each: read once, for rendering many event pages (a static site)."""
+    everything, voids, effects = {}, {}, {}
+    for e in ctx.envelopes:
+        everything[e.position] = e
+        if e.type == VOID:
+            voids[e.payload["target"]] = e
+        if e.cause:
+            effects.setdefault(e.cause, []).append(e)
+    return everything, voids, effects
+
+
+def event(ctx, position: int, index: Optional[tuple[dict, dict, dict]] = None) -> dict:
+    """One event the point sees, with the roll it follows from, what follows from it and any void.
+    ``index``: ``consequences(ctx)``, when many event pages are rendered from one point."""
+    if index is not None:
+        everything, voids, effects_of = index
+        found = everything.get(position)
+        cause = everything.get(found.cause) if found is not None and found.cause else None
+        voided_by, effects = voids.get(position), effects_of.get(position, [])
+    else:
+        found = ctx.event(position)
+        cause = ctx.event(found.cause) if found is not None and found.cause else None
+        voided_by = next((e for e in ctx.tx.read(ctx.name, upto=ctx.upto, types=[VOID])
+                          if e.payload["target"] == position), None)
+        # What follows from an event is appended by the same command, right after it.
+        effects = [e for e in ctx.tx.read(ctx.name, after=position, upto=min(ctx.upto, position + EFFECTS_WITHIN))
+                   if e.cause == position]
+    if found is None:
+        raise NotFound(f"no event {position} in campaign {ctx.name} at that point")
+    calendar = ctx.campaign.calendar
+    return {**found.to_dict(), "game_date": calendar.format(found.game_time), "what": line(found),
+            "cause_event": _brief(cause, calendar) if cause else None,
+            "effects": [_brief(e, calendar) for e in effects],
+            "voided_by": _brief(voided_by, calendar) if voided_by else None}
+
+
+def latest_checkpoint(ctx) -> Optional[str]:
+    """The campaign's latest signed checkpoint the point sees, as the note players keep (with its cosignatures)."""
+    from projections import checkpoints
+
+    recorded = checkpoints.read(ctx.tx, ctx.name)
+    signed = [e for e in recorded.checkpoints if e.position <= ctx.upto]
+    if not signed:
+        return None
+    last = signed[-1]
+    return checkpoints.with_cosignatures(checkpoints.note_of(last), [
+        c for c in recorded.cosignatures if c.position <= ctx.upto
+        and (c.payload["size"], c.payload["root"]) == (last.payload["size"], last.payload["root"])])
+
+
+def _brief(e, calendar) -> dict:
+    return {"position": e.position, "type": e.type, "game_date": calendar.format(e.game_time), "what": line(e),
+            "session": e.session, "actor": e.actor, "recorded_at": e.recorded_at}
+
+
+def log_rows(ctx, *, types: Optional[list[str]] = None, session: Optional[int] = None,
+             character: Optional[str] = None, text: Optional[str] = None, limit: int = 500,
+             before: Optional[int] = None) -> dict:
+    """The log at the point, newest first, filtered by type, session, character or words;
+    ``limit`` rows before position ``before`` (older pages follow)."""
+    calendar = ctx.campaign.calendar
+    voided = {e.payload["target"]: e.position for e in ctx.tx.read(ctx.name, upto=ctx.upto, types=[VOID])}
+    upto = min(ctx.upto, before - 1) if before is not None else ctx.upto
+    # Unfiltered, the newest rows are the last positions: read only those.
+    after = max(0, upto - limit - 1) if not (types or session is not None or character or text) else 0
+    rows = []
+    for e in reversed(list(ctx.tx.read(ctx.name, after=after, upto=upto, types=types, session=session))):
+        if character and key(str(e.payload.get("character") or e.payload.get("name") or "")) != key(character):
+            continue
+        what = line(e)
+        if text and text.lower() not in (what + " " + e.type).lower():
+            continue
+        rows.append({"position": e.position, "game_day": e.game_time, "game_date": calendar.format(e.game_time),
+                     "type": e.type, "actor": e.actor, "session": e.session, "what": what,
+                     "cause": e.cause, "voided_by": voided.get(e.position), "recorded_at": e.recorded_at})
+        if len(rows) > limit:
+            break
+    more = len(rows) > limit
+    rows = rows[:limit]
+    return {"rows": rows, "more_before": rows[-1]["position"] if more and rows else None,
+            "types": sorted(known_types())}
+
+
+DICE_EVENTS = ("dice.committed", "dice.client_seed_set", "dice.revealed", "dice.rolled")
+
+
+def epochs(ctx) -> list[dict]:
+    """Every dice epoch the point sees: commitment, client seed, reveal and how many rolls it derived
+    (read from the epochs' own events, never from every roll)."""
+    found: dict[int, dict] = {}
+    for e in ctx.events(types=list(DICE_EVENTS[:3])):
+        p = e.payload
+        if e.type == "dice.committed":
+            found[p["epoch"]] = {"epoch": p["epoch"], "commitment": p["commitment"], "committed_at": e.position,
+                                 "client_seed": "", "seed": None, "revealed_at": None, "derived": None}
+        elif p["epoch"] in found and e.type == "dice.client_seed_set":
+            found[p["epoch"]]["client_seed"] = p["client_seed"]
+        elif p["epoch"] in found:
+            found[p["epoch"]].update(seed=p["seed"], revealed_at=e.position, derived=p.get("rolls"))
+    current = ctx.epoch
+    if current is not None and current.number in found:
+        found[current.number]["derived"] = current.nonces
+    return list(found.values())
+
+
+def _epoch_events(ctx, number: int) -> list:
+    """The epoch's own events, read from its commitment to the next epoch's."""
+    committed = list(ctx.events(types=["dice.committed"]))
+    mine = next((e for e in committed if e.payload["epoch"] == number), None)
+    if mine is None:
+        raise NotFound(f"no dice epoch {number} in campaign {ctx.name} at that point")
+    later = [e.position for e in committed if e.position > mine.position]
+    # A reveal is recorded just before the next epoch's commitment: read a little past it.
+    upto = min(ctx.upto, later[0] + EFFECTS_WITHIN) if later else ctx.upto
+    return [e for e in ctx.tx.read(ctx.name, after=mine.position - 1, upto=upto, types=list(DICE_EVENTS))
+            if e.payload.get("epoch") == number]
+
+
+def epoch(ctx, number: int) -> dict:
+    """One dice epoch: commitment, client seed, reveal, and every roll as recorded."""
+    calendar = ctx.campaign.calendar
+    out = {"epoch": number, "commitment": None, "committed_at": None, "client_seed": "", "seed": None,
+           "revealed_at": None, "rolls": [], "derived": 0, "hand_rolls": 0}
+    for e in _epoch_events(ctx, number):
+        p = e.payload
+        if e.type == "dice.committed":
+            out.update(commitment=p["commitment"], committed_at=e.position)
+        elif e.type == "dice.client_seed_set":
+            out["client_seed"] = p["client_seed"]
+        elif e.type == "dice.revealed":
+            out.update(seed=p["seed"], revealed_at=e.position)
+        else:
+            out["derived" if p["verifiable"] else "hand_rolls"] += 1
+            out["rolls"].append({"position": e.position, "nonce": p.get("nonce"), "expression": p["expression"],
+                                 "dice": list(p["dice"]), "total": p["total"], "verifiable": p["verifiable"],
+                                 "character": p.get("character"), "why": p.get("why"),
+                                 "game_date": calendar.format(e.game_time), "what": line(e)})
+    return out
+
+
+def epoch_events(ctx, number: int) -> list[dict]:
+    """The epoch's own events as `tally export` shapes them (envelope and payload), for a check that
+    re-derives them elsewhere (a player's browser)."""
+    return [{"position": e.position, "campaign": e.campaign, "type": e.type, "payload": e.payload}
+            for e in _epoch_events(ctx, number)]
+
+
+def timeline(ctx) -> list[dict]:
+    """Sessions and the downtime between them, on the campaign's calendar, oldest first."""
+    calendar = ctx.campaign.calendar
+    rows, last_end = [], ctx.campaign.start
+    for s in sessions_list(ctx):
+        if s["start_day"] > last_end:
+            rows.append({"kind": "downtime", "from_day": last_end, "to_day": s["start_day"],
+                         "from": calendar.format(last_end), "to": calendar.format(s["start_day"]),
+                         "days": s["start_day"] - last_end})
+        rows.append({"kind": "session", **s, "from_day": s["start_day"],
+                     "to_day": s["end_day"] if s["end_day"] is not None else ctx.campaign.today})
+        last_end = s["end_day"] if s["end_day"] is not None else ctx.campaign.today
+    if ctx.campaign.today > last_end:
+        rows.append({"kind": "downtime", "from_day": last_end, "to_day": ctx.campaign.today,
+                     "from": calendar.format(last_end), "to": calendar.format(ctx.campaign.today),
+                     "days": ctx.campaign.today - last_end})
+    return rows
+
+
+def session_page(ctx, number: int) -> dict:
+    """A session: its summary, the rolls made in it, and its events."""
+    info = session_info(ctx, number)
+    calendar = ctx.campaign.calendar
+    events = ctx.events(session=number)
+    info["rolls"] = [{"position": e.position, "what": line(e), "game_date": calendar.format(e.game_time)}
+                     for e in events if e.type == "dice.rolled"]
+    info["log"] = [{"position": e.position, "type": e.type, "what": line(e),
+                    "game_date": calendar.format(e.game_time)} for e in events if e.type != "dice.rolled"]
+    return info
