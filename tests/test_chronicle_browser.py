@@ -173,6 +173,9 @@ def test_the_static_site_works_from_file(greyhawk, chromium, tmp_path):
     chromium.reload()
     chromium.set_input_files("#check-file", str(tampered))
     assert f"event {position}: faces" in check_result(chromium)
+    chromium.goto((out / "dice.html").as_uri())  # the whole export, from the epochs' list
+    chromium.set_input_files("#check-file", str(out / "export.jsonl"))
+    assert check_result(chromium).startswith("PASS (export.jsonl): 2 derived roll(s)")
     chromium.goto((out / "log.html").as_uri())
     chromium.fill("#log-filter", "athletics")
     assert chromium.locator("#log tbody tr:visible").count() == 1
