@@ -1,12 +1,12 @@
 # Two commands on a fresh machine:
 #   make demo   — set up, record a demo campaign into ./demo.db, print its log and verify it
-#   make test   — set up, start a throwaway PostgreSQL, run the whole test suite
+#   make test   — set up (PostgreSQL's server, tmux and chromium too, if missing), run the whole test suite
 VENV    ?= .venv
 PYTHON  ?= python3
 BIN     := $(VENV)/bin
 STAMP   := $(VENV)/.installed-stamp
 
-.PHONY: demo test install postgres chromium clean
+.PHONY: demo test install postgres tmux chromium clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -22,11 +22,14 @@ demo: $(STAMP)
 postgres:
 	@bash scripts/ensure-postgres.sh
 
+tmux:
+	@bash scripts/ensure-tmux.sh
+
 chromium:
 	@bash scripts/ensure-chromium.sh
 
-test: $(STAMP) postgres chromium
+test: $(STAMP) postgres tmux chromium
 	$(BIN)/pytest
 
 clean:
-	rm -rf $(VENV) demo.db demo.db-wal demo.db-shm
+	rm -rf $(VENV) demo.db demo.db-wal demo.db-shm demo.db.key demo.db.checkpoint demo.db.secrets

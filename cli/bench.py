@@ -6,7 +6,6 @@ from typing import Optional
 
 import typer
 
-from cli.context import guarded
 from cli.output import JSON_OPTION, print_json, print_pairs
 from ledger.errors import BadInput
 
@@ -15,7 +14,6 @@ app = typer.Typer(help="Benchmarks: a synthetic campaign, and the figures that m
 
 
 @app.command("generate")
-@guarded
 def generate(events: int = typer.Option(..., "--events", help="About how many events."),
              out: str = typer.Option(..., "--out", help="The FILE.jsonl to write (import it with tally import)."),
              players: int = typer.Option(40, "--players", help="Players at the open table."),
@@ -34,7 +32,6 @@ def generate(events: int = typer.Option(..., "--events", help="About how many ev
 
 
 @app.command("run")
-@guarded
 def run(events: int = typer.Option(20_000, "--events", help="Size of the generated campaign."),
         backend: str = typer.Option("sqlite", "--backend",
                                     help="sqlite (a file), or postgresql (a throwaway server, or --bench-db)."),

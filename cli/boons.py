@@ -6,7 +6,7 @@ from typing import Optional
 
 import typer
 
-from cli.context import guarded, options
+from cli.context import options
 from cli.output import GAME_DATE, JSON_OPTION, RULING
 from cli.session import _print_events
 from ledger.commands import boons as commands
@@ -21,7 +21,6 @@ RESOURCE = typer.Option(None, "--resource", help="Which Class Resource (default:
 
 
 @boon_app.command("choose")
-@guarded
 def choose(ctx: typer.Context, name: str = typer.Argument(..., help="The character whose Boon it is."),
            boon_list: str = typer.Option("Adventurer", "--list",
                                          help="Adventurer, the core class, or an unlocked Specialty Class."),
@@ -36,7 +35,6 @@ def choose(ctx: typer.Context, name: str = typer.Argument(..., help="The charact
 
 
 @specialty_app.command("unlock")
-@guarded
 def unlock(ctx: typer.Context, name: str = typer.Argument(..., help="The character."),
            specialty: str = typer.Argument(..., help="Commander, Devout, Mutant, Mystic, Outlander, …"),
            why: str = typer.Option(..., "--why", help="The background, status or exploit that unlocks it."),
@@ -48,7 +46,6 @@ def unlock(ctx: typer.Context, name: str = typer.Argument(..., help="The charact
 
 
 @resource_app.command("spend")
-@guarded
 def spend(ctx: typer.Context, name: str = typer.Argument(..., help="The character."),
           resource: Optional[str] = RESOURCE,
           count: int = typer.Option(1, "--count", help="Points spent: normally one in an action, more only where "
@@ -62,7 +59,6 @@ def spend(ctx: typer.Context, name: str = typer.Argument(..., help="The characte
 
 
 @resource_app.command("regain")
-@guarded
 def regain(ctx: typer.Context, name: str = typer.Argument(..., help="The character."),
            resource: Optional[str] = RESOURCE,
            count: int = typer.Option(1, "--count", help="Points regained (never past the pool's size)."),
@@ -75,7 +71,6 @@ def regain(ctx: typer.Context, name: str = typer.Argument(..., help="The charact
 
 
 @resource_app.command("max")
-@guarded
 def maximum(ctx: typer.Context, name: str = typer.Argument(..., help="The character."),
             resource: str = typer.Argument(..., help="The Class Resource: Luck, Steel, Control, Authority, …"),
             size: int = typer.Argument(..., help="Its pool's size, as the class or a Feat gives it."),

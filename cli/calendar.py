@@ -6,8 +6,8 @@ from typing import Optional
 
 import typer
 
-from cli.context import guarded, options
-from cli.output import AS_OF, AS_RECORDED, AT_EVENT, JSON_OPTION, print_json, print_pairs, print_table
+from cli.context import options
+from cli.output import AS_OF, AS_RECORDED, AT_EVENT, AT_SESSION, JSON_OPTION, print_json, print_pairs, print_table
 from cli.session import _print_events
 from ledger.commands import calendar as commands
 from ledger.commands.base import query
@@ -23,12 +23,12 @@ LABELS = {"today": "today (the latest day recorded)", "day": "day number",
 
 
 @app.command("show")
-@guarded
 def show(ctx: typer.Context, at_event: Optional[int] = AT_EVENT, as_of: Optional[str] = AS_OF,
-         as_recorded: Optional[str] = AS_RECORDED, json: bool = JSON_OPTION) -> None:
+         as_recorded: Optional[str] = AS_RECORDED,
+         at_session: Optional[str] = AT_SESSION, json: bool = JSON_OPTION) -> None:
     """Today's in-game date, the world's date, and the season, week day, era and moons where the calendar has them."""
     opts = options(ctx)
-    view = query(opts.store(), opts.campaign, today_view, point=Pin(at_event, as_of, as_recorded))
+    view = query(opts.store(), opts.campaign, today_view, point=Pin(at_event, as_of, as_recorded, at_session))
     if json:
         print_json(view)
         return
@@ -37,12 +37,12 @@ def show(ctx: typer.Context, at_event: Optional[int] = AT_EVENT, as_of: Optional
 
 
 @app.command("who")
-@guarded
 def who(ctx: typer.Context, at_event: Optional[int] = AT_EVENT, as_of: Optional[str] = AS_OF,
-        as_recorded: Optional[str] = AS_RECORDED, json: bool = JSON_OPTION) -> None:
+        as_recorded: Optional[str] = AS_RECORDED,
+        at_session: Optional[str] = AT_SESSION, json: bool = JSON_OPTION) -> None:
     """Each character's own in-game now, and how far ahead of the world's date it is."""
     opts = options(ctx)
-    view = query(opts.store(), opts.campaign, who_view, point=Pin(at_event, as_of, as_recorded))
+    view = query(opts.store(), opts.campaign, who_view, point=Pin(at_event, as_of, as_recorded, at_session))
     if json:
         print_json(view)
         return
@@ -53,7 +53,6 @@ def who(ctx: typer.Context, at_event: Optional[int] = AT_EVENT, as_of: Optional[
 
 
 @app.command("advance", context_settings={"ignore_unknown_options": True})
-@guarded
 def advance(ctx: typer.Context, span: str = typer.Argument(
         ..., help="3d, 2w, 1m or 1y: a month or a year keeps the date (the 31st of a shorter month becomes its last day)."),
             why: str = typer.Option("time passes", "--why", help="What the time was spent on."),
@@ -64,7 +63,6 @@ def advance(ctx: typer.Context, span: str = typer.Argument(
 
 
 @app.command("import")
-@guarded
 def import_(ctx: typer.Context,
             path: str = typer.Argument(..., help="A Fantasy-Calendar, Simple Calendar or Calendaria calendar (JSON)."),
             out: Optional[str] = typer.Option(None, "--out", help="Write the calendar here as TOML, for "

@@ -6,8 +6,8 @@ from typing import Optional
 
 import typer
 
-from cli.context import guarded, options
-from cli.output import AS_OF, AS_RECORDED, AT_EVENT, JSON_OPTION, print_json, print_pairs, print_table
+from cli.context import options
+from cli.output import AS_OF, AS_RECORDED, AT_EVENT, AT_SESSION, JSON_OPTION, print_json, print_pairs, print_table
 from ledger.commands import campaign as commands
 from projections.describe import line
 from projections.timeline import Pin
@@ -19,7 +19,6 @@ app = typer.Typer(help="Create campaigns, list them, show and change their setti
 
 
 @app.command("new")
-@guarded
 def new(
     ctx: typer.Context,
     name: str = typer.Argument(..., help="The campaign's name."),
@@ -45,7 +44,6 @@ def new(
 
 
 @app.command("list")
-@guarded
 def list_(ctx: typer.Context, json: bool = JSON_OPTION) -> None:
     """List the campaigns in this database."""
     store = options(ctx).store()
@@ -60,13 +58,13 @@ def list_(ctx: typer.Context, json: bool = JSON_OPTION) -> None:
 
 
 @app.command("show")
-@guarded
 def show(ctx: typer.Context, at_event: Optional[int] = AT_EVENT, as_of: Optional[str] = AS_OF,
-         as_recorded: Optional[str] = AS_RECORDED, json: bool = JSON_OPTION) -> None:
+         as_recorded: Optional[str] = AS_RECORDED,
+         at_session: Optional[str] = AT_SESSION, json: bool = JSON_OPTION) -> None:
     """Show a campaign: rules, calendar, today's date, settings, open dice epoch."""
     opts = options(ctx)
     info = query(opts.store(), opts.campaign, describe,
-                 point=Pin(at_event, as_of, as_recorded))
+                 point=Pin(at_event, as_of, as_recorded, at_session))
     if json:
         print_json(info)
         return
@@ -80,7 +78,6 @@ def show(ctx: typer.Context, at_event: Optional[int] = AT_EVENT, as_of: Optional
 
 
 @app.command("set")
-@guarded
 def set_(
     ctx: typer.Context,
     key: str = typer.Argument(..., help=f"One of: {', '.join(sorted(SETTINGS))}."),

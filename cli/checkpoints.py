@@ -7,7 +7,7 @@ from typing import Optional
 
 import typer
 
-from cli.context import guarded, options
+from cli.context import options
 from cli.output import JSON_OPTION, print_json, print_table
 from ledger.commands import checkpoints as commands
 from ledger.errors import BadInput, NotFound
@@ -50,7 +50,6 @@ def _write_or_print(text: str, out: Optional[str], force: bool = False) -> None:
 
 
 @keys_app.command("new")
-@guarded
 def keys_new(
     ctx: typer.Context,
     origin: Optional[str] = typer.Option(None, "--origin", help="The log's name on its checkpoints, e.g. "
@@ -72,7 +71,6 @@ def keys_new(
 
 
 @keys_app.command("show")
-@guarded
 def keys_show(ctx: typer.Context, json: bool = JSON_OPTION) -> None:
     """The verifier keys the campaign records: the log's and its witnesses'."""
     from projections.checkpoints import KEYS, WITNESSES
@@ -90,7 +88,6 @@ def keys_show(ctx: typer.Context, json: bool = JSON_OPTION) -> None:
 
 
 @keys_app.command("witness")
-@guarded
 def keys_witness(
     name: str = typer.Argument(..., help="The witness's key name, no spaces or '+', e.g. ann.example/witness."),
     out: str = typer.Option(..., "--out", help="The file to keep your private witness key in (created 0600)."),
@@ -106,7 +103,6 @@ def keys_witness(
 
 
 @keys_app.command("add-witness")
-@guarded
 def keys_add_witness(
     ctx: typer.Context,
     vkey: str = typer.Argument(..., help="The witness's verifier key, as `tally keys witness` printed it."),
@@ -122,7 +118,6 @@ def keys_add_witness(
 
 
 @checkpoint_app.callback()
-@guarded
 def checkpoint(
     ctx: typer.Context,
     key_file: Optional[str] = KEY_FILE,
@@ -149,7 +144,6 @@ def checkpoint(
 
 
 @checkpoint_app.command("show")
-@guarded
 def checkpoint_show(
     ctx: typer.Context,
     event: Optional[int] = typer.Argument(None, help="The checkpoint's event (default: the latest)."),
@@ -172,7 +166,6 @@ def checkpoint_show(
 
 
 @checkpoint_app.command("list")
-@guarded
 def checkpoint_list(ctx: typer.Context, json: bool = JSON_OPTION) -> None:
     """The campaign's checkpoints: their size, root, when and why signed, and who cosigned them."""
     from projections.checkpoints import COSIGNED, SIGNED
@@ -194,7 +187,6 @@ def checkpoint_list(ctx: typer.Context, json: bool = JSON_OPTION) -> None:
 
 
 @checkpoint_app.command("cosign")
-@guarded
 def checkpoint_cosign(
     ctx: typer.Context,
     file: str = typer.Argument(..., help="The checkpoint to cosign (as `tally checkpoint show` printed it)."),
@@ -212,7 +204,6 @@ def checkpoint_cosign(
 
 
 @checkpoint_app.command("add-cosignatures")
-@guarded
 def checkpoint_add_cosignatures(
     ctx: typer.Context,
     file: str = typer.Argument(..., help="A checkpoint cosigned by the campaign's witnesses."),

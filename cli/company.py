@@ -6,9 +6,10 @@ from typing import Optional
 
 import typer
 
-from cli.context import guarded, options
+from cli.context import options
 from cli.economy import DRY_RUN, print_plan
-from cli.output import AS_OF, AS_RECORDED, AT_EVENT, GAME_DATE, JSON_OPTION, RULING, print_json, print_table
+from cli.output import (AS_OF, AS_RECORDED, AT_EVENT, AT_SESSION, GAME_DATE, JSON_OPTION, RULING, print_json,
+                         print_table)
 from cli.parsing import faces, names
 from cli.session import _print_events
 from ledger.commands import company as commands
@@ -23,7 +24,6 @@ treasury_app = typer.Typer(help="The Company's Cash: its strongholds' Income, pa
 
 
 @stronghold_app.command("found")
-@guarded
 def found(ctx: typer.Context, name: str = typer.Argument(..., help="The stronghold's name."),
           owner: str = typer.Option(..., "--owner", help="A character, or company."),
           json: bool = JSON_OPTION,
@@ -35,7 +35,6 @@ def found(ctx: typer.Context, name: str = typer.Argument(..., help="The strongho
 
 
 @stronghold_app.command("improve")
-@guarded
 def improve(ctx: typer.Context, name: str = typer.Argument(..., help="The stronghold."),
             wager: int = typer.Option(..., "--wager", help="Cash dice to wager (always lost)."),
             by: str = typer.Option(..., "--by", help="The character who pays, or company (its treasury)."),
@@ -50,19 +49,18 @@ def improve(ctx: typer.Context, name: str = typer.Argument(..., help="The strong
     print_plan(result, json) if dry_run else _print_events(result, json)
 
 
-@guarded
 def rep(ctx: typer.Context,
         faction: str = typer.Argument(..., help="The Faction, or `show` to list every Faction."),
         delta: Optional[int] = typer.Argument(None, help="+N or -N."),
         why: Optional[str] = typer.Option(None, "--why", help="What the Company did."),
         at_event: Optional[int] = AT_EVENT, as_of: Optional[str] = AS_OF,
-        as_recorded: Optional[str] = AS_RECORDED, json: bool = JSON_OPTION,
+        as_recorded: Optional[str] = AS_RECORDED, at_session: Optional[str] = AT_SESSION, json: bool = JSON_OPTION,
         game_date: Optional[str] = GAME_DATE, ruling: Optional[str] = RULING) -> None:
     """Change the Company's Reputation with a Faction (clamped to ±6), or `rep show`."""
     opts = options(ctx)
     if faction == "show" and delta is None:
         reputation = query(opts.store(), opts.campaign, lambda c: c.world.company.view()["reputation"],
-                 point=Pin(at_event, as_of, as_recorded))
+                 point=Pin(at_event, as_of, as_recorded, at_session))
         if json:
             print_json(reputation)
         else:
@@ -81,13 +79,13 @@ def rep(ctx: typer.Context,
     typer.echo(f"Reputation with {p['faction']}: {p['before']:+d} -> {after:+d}{clamp}")
 
 
-@guarded
 def company(ctx: typer.Context, at_event: Optional[int] = AT_EVENT, as_of: Optional[str] = AS_OF,
-            as_recorded: Optional[str] = AS_RECORDED, json: bool = JSON_OPTION) -> None:
+            as_recorded: Optional[str] = AS_RECORDED,
+            at_session: Optional[str] = AT_SESSION, json: bool = JSON_OPTION) -> None:
     """The Company: its treasury, strongholds and Reputation."""
     opts = options(ctx)
     view = query(opts.store(), opts.campaign, lambda c: c.world.company.view(),
-                 point=Pin(at_event, as_of, as_recorded))
+                 point=Pin(at_event, as_of, as_recorded, at_session))
     if json:
         print_json(view)
         return
@@ -100,7 +98,6 @@ def company(ctx: typer.Context, at_event: Optional[int] = AT_EVENT, as_of: Optio
 
 
 @treasury_app.command("pay")
-@guarded
 def treasury_pay(ctx: typer.Context, name: str = typer.Argument(..., help="The character paid."),
                  amount: int = typer.Argument(..., help="Cash dice out of the Company's treasury."),
                  why: str = typer.Option(..., "--why", help="What for."), json: bool = JSON_OPTION,
@@ -112,7 +109,6 @@ def treasury_pay(ctx: typer.Context, name: str = typer.Argument(..., help="The c
 
 
 @treasury_app.command("fund")
-@guarded
 def treasury_fund(ctx: typer.Context, name: str = typer.Argument(..., help="The character who pays in."),
                   amount: int = typer.Argument(..., help="Cash dice into the Company's treasury."),
                   why: str = typer.Option(..., "--why", help="What for."), json: bool = JSON_OPTION,

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import functools
 import getpass
 import os
 import unicodedata
@@ -12,7 +11,7 @@ from typing import Optional
 
 import typer
 
-from ledger.errors import BadInput, TallyError
+from ledger.errors import BadInput
 from ledger.store import Store, resolve_url
 from ledger.text import ACTOR_LIMIT, check_text
 
@@ -68,53 +67,22 @@ class Options:
         return {"game_date": game_date or self.game_date, "ruling": ruling}
 
     def close(self) -> None:
-        """After the command: print what the read path noted (an ignored
-        snapshot), one line each on stderr, and let the ledger go."""
+        """After the command: print what the read path noted, and let the ledger go."""
+        self.say_notes()
+        for store in self._stores.values():
+            store.dispose()
+
+    def say_notes(self) -> None:
+        """What the read path noted (an ignored snapshot, the instant a query
+        was pinned at), one line each on stderr, each said once."""
         notes = list(dict.fromkeys(note for store in self._stores.values() for note in store.notes))
         for note in notes[:NOTES_SHOWN]:
             typer.echo(f"tally: note: {note}", err=True)
         if len(notes) > NOTES_SHOWN:
             typer.echo(f"tally: note: and {len(notes) - NOTES_SHOWN} more like it", err=True)
         for store in self._stores.values():
-            store.dispose()
+            store.notes.clear()
 
 
 def options(ctx: typer.Context) -> Options:
     return ctx.find_root().obj
-
-
-def one_line(message: str, limit: int = 1000) -> str:
-    """A refusal fit for a terminal: what it quotes of the user's input (a path,
-    a name) cannot break it over lines or send escapes, and a quoted 100 KB
-    string is cut in the middle."""
-    message = "".join(c if c.isprintable() else repr(c)[1:-1] for c in message)
-    if len(message) > limit:
-        message = f"{message[:limit // 2]} …[{len(message) - limit} characters]… {message[-limit // 2:]}"
-    return message
-
-
-def guarded(command):
-    """Every command's refusals become `tally: <message>` on stderr and exit 1;
-    nothing else, and never a traceback, reaches the user."""
-
-    @functools.wraps(command)
-    def run(*args, **kwargs):
-        try:
-            return command(*args, **kwargs)
-        except (typer.Exit, typer.Abort):
-            raise
-        except TallyError as exc:
-            typer.echo(f"tally: {one_line(str(exc))}", err=True)
-            raise typer.Exit(1) from None
-        except KeyboardInterrupt:
-            typer.echo("tally: interrupted; nothing half-written was kept", err=True)
-            raise typer.Exit(130) from None
-        except Exception as exc:  # the last line of defence
-            if os.environ.get("TALLY_DEBUG"):
-                raise
-            detail = (str(exc).strip().splitlines() or [""])[0][:200]
-            typer.echo(f"tally: internal error ({exc.__class__.__name__}: {detail}); nothing was written. "
-                       "Run again with TALLY_DEBUG=1 for the details and report it", err=True)
-            raise typer.Exit(1) from None
-
-    return run

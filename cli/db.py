@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import typer
 
-from cli.context import guarded, options
+from cli.context import options
 from cli.output import JSON_OPTION, print_json, print_pairs
 from ledger.schema import SCHEMA_REVISION
 from ledger.store import Store, describe, resolve_url
@@ -13,7 +13,6 @@ app = typer.Typer(help="The database itself: migrate it, see its state.", no_arg
 
 
 @app.command("upgrade")
-@guarded
 def upgrade(ctx: typer.Context) -> None:
     """Migrate the database to this tally's schema (creates it if new)."""
     url = resolve_url(options(ctx).db)
@@ -26,7 +25,6 @@ def upgrade(ctx: typer.Context) -> None:
 
 
 @app.command("status")
-@guarded
 def status(ctx: typer.Context, json: bool = JSON_OPTION) -> None:
     """Where the ledger is, its schema revision, size and head."""
     store = options(ctx).store()
@@ -43,7 +41,6 @@ def status(ctx: typer.Context, json: bool = JSON_OPTION) -> None:
 
 
 @app.command("tree")
-@guarded
 def tree_(
     ctx: typer.Context,
     rebuild: bool = typer.Option(False, "--rebuild", help="Recompute it from the events' hashes (derived data: "
@@ -66,7 +63,6 @@ def tree_(
 
 
 @app.command("snapshot")
-@guarded
 def snapshot(ctx: typer.Context,
              drop: bool = typer.Option(False, "--drop", help="Delete every snapshot (derived data: nothing is lost).")) -> None:
     """Snapshot every campaign's folded state (every 1,000 events through its history, and now), or drop them all."""
@@ -86,7 +82,6 @@ def snapshot(ctx: typer.Context,
 
 
 @app.command("grant-reader")
-@guarded
 def grant_reader(ctx: typer.Context,
                  role: str = typer.Argument(..., help="An existing PostgreSQL role (CREATE ROLE … LOGIN).")) -> None:
     """PostgreSQL: let ROLE read the ledger (log, sheets, audit, verify) but not its dice secrets; it cannot record."""

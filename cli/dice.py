@@ -7,8 +7,8 @@ from typing import Optional
 
 import typer
 
-from cli.context import guarded, options
-from cli.output import AS_OF, AS_RECORDED, AT_EVENT, JSON_OPTION, print_json, print_table
+from cli.context import options
+from cli.output import AS_OF, AS_RECORDED, AT_EVENT, AT_SESSION, JSON_OPTION, print_json, print_table
 from ledger.commands import dice as commands
 from ledger.commands.base import query
 from ledger.dice.check import EPIC_FAILURE, EPIC_SUCCESS
@@ -181,7 +181,6 @@ def _percent(chance: float) -> str:
 
 
 @app.command("client-seed")
-@guarded
 def client_seed(
     ctx: typer.Context,
     text: str = typer.Argument(..., help="Any text a player chooses after seeing the commitment."),
@@ -197,7 +196,6 @@ def client_seed(
 
 
 @app.command("reveal")
-@guarded
 def reveal(ctx: typer.Context, json: bool = JSON_OPTION) -> None:
     """Close the open epoch by revealing its seed, and open the next one."""
     opts = options(ctx)
@@ -214,13 +212,13 @@ def reveal(ctx: typer.Context, json: bool = JSON_OPTION) -> None:
 
 
 @app.command("epochs")
-@guarded
 def epochs(ctx: typer.Context, at_event: Optional[int] = AT_EVENT, as_of: Optional[str] = AS_OF,
-           as_recorded: Optional[str] = AS_RECORDED, json: bool = JSON_OPTION) -> None:
+           as_recorded: Optional[str] = AS_RECORDED,
+           at_session: Optional[str] = AT_SESSION, json: bool = JSON_OPTION) -> None:
     """List the dice epochs: commitments, client seeds, rolls, reveals."""
     opts = options(ctx)
     state = query(opts.store(), opts.campaign, lambda c: c.dice,
-                 point=Pin(at_event, as_of, as_recorded))
+                 point=Pin(at_event, as_of, as_recorded, at_session))
     rows = [{"epoch": e.number, "commitment": e.commitment, "client_seed": e.client_seed,
              "rolls": e.nonces, "hand_rolls": e.hand_rolls, "revealed": not e.open,
              "seed": e.seed} for e in state.epochs]

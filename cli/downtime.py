@@ -6,8 +6,9 @@ from typing import Optional
 
 import typer
 
-from cli.context import guarded, options
-from cli.output import AS_OF, AS_RECORDED, AT_EVENT, GAME_DATE, JSON_OPTION, RULING, print_json, print_table
+from cli.context import options
+from cli.output import (AS_OF, AS_RECORDED, AT_EVENT, AT_SESSION, GAME_DATE, JSON_OPTION, RULING, print_json,
+                         print_table)
 from cli.session import _print_events
 from ledger.commands import downtime as commands
 from ledger.commands.base import query
@@ -22,16 +23,16 @@ project_app = typer.Typer(help="Project clocks: long work, one tick each session
 
 
 @app.command("due")
-@guarded
 def due(ctx: typer.Context, since: Optional[str] = typer.Option(
             None, "--since", help="Count from this in-game date (default: each character's return)."),
         at_event: Optional[int] = AT_EVENT, as_of: Optional[str] = AS_OF,
-        as_recorded: Optional[str] = AS_RECORDED, json: bool = JSON_OPTION) -> None:
+        as_recorded: Optional[str] = AS_RECORDED,
+        at_session: Optional[str] = AT_SESSION, json: bool = JSON_OPTION) -> None:
     """Per character: downtime actions available, projects, wages owed, followers ready, prayers."""
     opts = options(ctx)
 
     rows = query(opts.store(), opts.campaign, lambda c: views.downtime_due(c, since),
-                 point=Pin(at_event, as_of, as_recorded))
+                 point=Pin(at_event, as_of, as_recorded, at_session))
     if json:
         print_json(rows)
         return
@@ -55,7 +56,6 @@ def _also(row: dict) -> str:
 
 
 @app.command("act")
-@guarded
 def act(ctx: typer.Context, name: str = typer.Argument(..., help="The character."),
         action: str = typer.Argument(..., help="What they do: research, carousing, Circles…"),
         project: Optional[str] = typer.Option(None, "--project", help="A project this action advances."),
@@ -68,7 +68,6 @@ def act(ctx: typer.Context, name: str = typer.Argument(..., help="The character.
 
 
 @project_app.command("start")
-@guarded
 def project_start(ctx: typer.Context, name: str = typer.Argument(..., help="The project."),
                   ticks: int = typer.Option(..., "--ticks", help="Ticks on its clock (2-4 modest, 4-8 serious)."),
                   owner: str = typer.Option(..., "--owner", help="Whose project."),
@@ -81,14 +80,14 @@ def project_start(ctx: typer.Context, name: str = typer.Argument(..., help="The 
 
 
 @project_app.command("show")
-@guarded
 def project_show(ctx: typer.Context, at_event: Optional[int] = AT_EVENT, as_of: Optional[str] = AS_OF,
-                 as_recorded: Optional[str] = AS_RECORDED, json: bool = JSON_OPTION) -> None:
+                 as_recorded: Optional[str] = AS_RECORDED,
+                 at_session: Optional[str] = AT_SESSION, json: bool = JSON_OPTION) -> None:
     """Every project clock and how full it is."""
     opts = options(ctx)
     projects = query(opts.store(), opts.campaign,
                      lambda c: [project_view(p) for p in c.world.downtime.projects.values()],
-                     point=Pin(at_event, as_of, as_recorded))
+                     point=Pin(at_event, as_of, as_recorded, at_session))
     if json:
         print_json(projects)
         return

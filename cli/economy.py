@@ -6,7 +6,7 @@ from typing import Optional
 
 import typer
 
-from cli.context import guarded, options
+from cli.context import options
 from cli.output import GAME_DATE, JSON_OPTION, RULING, print_json
 from cli.parsing import faces, pairs
 from cli.inventory import CARRIES, DEPLETION, SLOTS
@@ -29,7 +29,6 @@ def print_plan(plan, json: bool) -> None:
 
 
 @treasure_app.command("add")
-@guarded
 def treasure_add(ctx: typer.Context, cash: int = typer.Argument(..., help="The horde's size in Cash dice."),
                  source: str = typer.Option(..., "--from", help="Where it was found."),
                  json: bool = JSON_OPTION,
@@ -41,7 +40,6 @@ def treasure_add(ctx: typer.Context, cash: int = typer.Argument(..., help="The h
 
 
 @treasure_app.command("split")
-@guarded
 def treasure_split(ctx: typer.Context,
                    shares: Optional[list[str]] = typer.Argument(
                        None, help="Shares as CHARACTER=N; none: equal shares (companions take half)."),
@@ -55,7 +53,6 @@ def treasure_split(ctx: typer.Context,
                                           **opts.late(game_date, ruling)), json)
 
 
-@guarded
 def cash(ctx: typer.Context, name: str = typer.Argument(..., help="The character."),
          delta: int = typer.Argument(..., help="Cash gained (+N) or spent (-N)."),
          why: str = typer.Option(..., "--why", help="What for."), json: bool = JSON_OPTION,
@@ -67,7 +64,6 @@ def cash(ctx: typer.Context, name: str = typer.Argument(..., help="The character
 
 
 @wealth_app.command("improve")
-@guarded
 def wealth_improve(ctx: typer.Context, name: str = typer.Argument(..., help="The character."),
                    wager: int = typer.Option(..., "--wager", help="Cash dice to wager (always lost)."),
                    dice: Optional[str] = typer.Option(None, "--dice", help="Faces rolled by hand."),
@@ -81,7 +77,6 @@ def wealth_improve(ctx: typer.Context, name: str = typer.Argument(..., help="The
     print_plan(result, json) if dry_run else _print_events(result, json)
 
 
-@guarded
 def buy(ctx: typer.Context, name: str = typer.Argument(..., help="The buyer."),
         item: str = typer.Argument(..., help="What is bought."),
         cost: int = typer.Option(..., "--cost", help="The item's Cost."),
@@ -100,7 +95,6 @@ def buy(ctx: typer.Context, name: str = typer.Argument(..., help="The buyer."),
     print_plan(result, json) if dry_run else _print_events(result, json)
 
 
-@guarded
 def sell(ctx: typer.Context, name: str = typer.Argument(..., help="The seller."),
          item: str = typer.Argument(..., help="What is sold."),
          cost: int = typer.Option(..., "--cost", help="The item's Cost."),

@@ -6,7 +6,7 @@ from typing import Optional
 
 import typer
 
-from cli.context import guarded, options
+from cli.context import options
 from cli.output import GAME_DATE, JSON_OPTION, RULING
 from cli.session import _print_events
 from ledger.commands import followers as commands
@@ -15,7 +15,6 @@ app = typer.Typer(help="Followers: loyal companions, and refilling a Feat's posi
 
 
 @app.command("add")
-@guarded
 def add(ctx: typer.Context, character: str = typer.Argument(..., help="Whose Follower."),
         name: str = typer.Argument(..., help="The Follower's name."),
         feat: bool = typer.Option(False, "--feat", help="Granted by a Feat (can be refilled if lost)."),
@@ -29,7 +28,6 @@ def add(ctx: typer.Context, character: str = typer.Argument(..., help="Whose Fol
 
 
 @app.command("lose")
-@guarded
 def lose(ctx: typer.Context, character: str = typer.Argument(..., help="Whose Follower."),
          name: str = typer.Argument(..., help="The Follower lost."),
          why: str = typer.Option(..., "--why", help="Died, departed, dismissed…"),

@@ -6,8 +6,9 @@ from typing import Optional
 
 import typer
 
-from cli.context import guarded, options
-from cli.output import AS_OF, AS_RECORDED, AT_EVENT, GAME_DATE, JSON_OPTION, RULING, print_json, print_pairs
+from cli.context import options
+from cli.output import (AS_OF, AS_RECORDED, AT_EVENT, AT_SESSION, GAME_DATE, JSON_OPTION, RULING, print_json,
+                         print_pairs)
 from cli.parsing import faces
 from cli.session import _print_events
 from ledger.commands import gods as commands
@@ -21,7 +22,6 @@ DICE = typer.Option(None, "--dice", help="Faces rolled by hand, in the order the
 
 
 @app.command("align")
-@guarded
 def align(ctx: typer.Context, name: str = typer.Argument(..., help="The character."),
           alignment: str = typer.Argument(..., help="Basic alignment 1-7 and cosmic order A-G, e.g. 2E."),
           json: bool = JSON_OPTION,
@@ -33,7 +33,6 @@ def align(ctx: typer.Context, name: str = typer.Argument(..., help="The characte
 
 
 @app.command("adopt")
-@guarded
 def adopt(ctx: typer.Context, name: str = typer.Argument(..., help="The worshipper."),
           god: str = typer.Argument(..., help="The god's name."),
           power: int = typer.Option(..., "--power", help="Power rating 1-10."),
@@ -50,7 +49,6 @@ def adopt(ctx: typer.Context, name: str = typer.Argument(..., help="The worshipp
 
 
 @app.command("mark")
-@guarded
 def mark(ctx: typer.Context, name: str = typer.Argument(..., help="The worshipper."),
          why: str = typer.Option(..., "--why", help="The act out of alignment."),
          grey: Optional[int] = typer.Option(None, "--grey", help="Give N grey marks instead of a black mark."),
@@ -64,7 +62,6 @@ def mark(ctx: typer.Context, name: str = typer.Argument(..., help="The worshippe
 
 
 @app.command("pray")
-@guarded
 def pray(ctx: typer.Context, name: str = typer.Argument(..., help="The worshipper."),
          life_or_death: bool = typer.Option(False, "--life-or-death", help="+20%; if answered, 5 grey marks."),
          excessive: bool = typer.Option(False, "--excessive", help="Chance halved; may backfire."),
@@ -86,7 +83,6 @@ def pray(ctx: typer.Context, name: str = typer.Argument(..., help="The worshippe
 
 
 @app.command("crawl")
-@guarded
 def crawl(ctx: typer.Context, name: str = typer.Argument(..., help="The worshipper."),
           thanks: bool = typer.Option(False, "--thanks", help="Thanks after being helped: +10%."),
           dice: Optional[str] = DICE, json: bool = JSON_OPTION,
@@ -98,7 +94,6 @@ def crawl(ctx: typer.Context, name: str = typer.Argument(..., help="The worshipp
 
 
 @app.command("repent")
-@guarded
 def repent(ctx: typer.Context, name: str = typer.Argument(..., help="The worshipper."),
            dice: Optional[str] = DICE, json: bool = JSON_OPTION,
            game_date: Optional[str] = GAME_DATE, ruling: Optional[str] = RULING) -> None:
@@ -109,7 +104,6 @@ def repent(ctx: typer.Context, name: str = typer.Argument(..., help="The worship
 
 
 @app.command("sacrifice")
-@guarded
 def sacrifice(ctx: typer.Context, name: str = typer.Argument(..., help="The worshipper."),
               why: str = typer.Option(..., "--why", help="What was sacrificed."),
               marks: int = typer.Option(1, "--marks", help="Marks redeemed (a great sacrifice, more)."),
@@ -123,7 +117,6 @@ def sacrifice(ctx: typer.Context, name: str = typer.Argument(..., help="The wors
 
 
 @app.command("battle")
-@guarded
 def battle(ctx: typer.Context, name: str = typer.Argument(..., help="One worshipper."),
            opponent: str = typer.Argument(..., help="The other, whose plea was also answered."),
            dice: Optional[str] = DICE, json: bool = JSON_OPTION,
@@ -135,7 +128,6 @@ def battle(ctx: typer.Context, name: str = typer.Argument(..., help="One worship
 
 
 @app.command("convert")
-@guarded
 def convert(ctx: typer.Context, name: str = typer.Argument(..., help="The worshipper whose god just lost a battle."),
             json: bool = JSON_OPTION,
             game_date: Optional[str] = GAME_DATE, ruling: Optional[str] = RULING) -> None:
@@ -146,7 +138,6 @@ def convert(ctx: typer.Context, name: str = typer.Argument(..., help="The worshi
 
 
 @app.command("recover")
-@guarded
 def recover(ctx: typer.Context, name: str = typer.Argument(..., help="The worshipper."),
             why: str = typer.Option(..., "--why", help="The rest that brought it back."),
             json: bool = JSON_OPTION,
@@ -158,7 +149,6 @@ def recover(ctx: typer.Context, name: str = typer.Argument(..., help="The worshi
 
 
 @app.command("punish")
-@guarded
 def punish(ctx: typer.Context, name: str = typer.Argument(..., help="The worshipper a check found punished."),
            how: str = typer.Option(..., "--how", help="The punishment: a disease, a curse…"),
            json: bool = JSON_OPTION,
@@ -170,14 +160,14 @@ def punish(ctx: typer.Context, name: str = typer.Argument(..., help="The worship
 
 
 @app.command("odds")
-@guarded
 def odds(ctx: typer.Context, name: str = typer.Argument(..., help="The worshipper."),
          at_event: Optional[int] = AT_EVENT, as_of: Optional[str] = AS_OF,
-         as_recorded: Optional[str] = AS_RECORDED, json: bool = JSON_OPTION) -> None:
+         as_recorded: Optional[str] = AS_RECORDED,
+         at_session: Optional[str] = AT_SESSION, json: bool = JSON_OPTION) -> None:
     """A worshipper's chances with the god, as of now."""
     opts = options(ctx)
     view = query(opts.store(), opts.campaign, lambda c: divine_odds(c.world, commands.worshipper(c, name)[0]),
-                 point=Pin(at_event, as_of, as_recorded))
+                 point=Pin(at_event, as_of, as_recorded, at_session))
     if json:
         print_json(view)
         return

@@ -2,31 +2,30 @@
 
 from __future__ import annotations
 
-import re
 from typing import Optional
 
 import typer
 
-from cli.context import guarded, options
-from cli.output import AS_OF, AS_RECORDED, AT_EVENT, JSON_OPTION, print_json, print_table
+from cli.context import options
+from cli.output import AS_OF, AS_RECORDED, AT_EVENT, AT_SESSION, JSON_OPTION, print_json, print_table
 from ledger.commands.base import load, query
 from ledger.errors import BadInput, NotFound
-from projections.timeline import Pin
+from projections.timeline import SESSION_EDGES, Pin
 from projections.views import figure_story
 from projections.why import world_diff
 
 
-@guarded
 def why(ctx: typer.Context,
         subject: str = typer.Argument(..., help="A character, rep:FACTION, stronghold:NAME or company."),
         field: Optional[str] = typer.Argument(
             None, help="The sheet field, e.g. wealth, cash, hp, boons, black_marks; one entry: skills.Stealth."),
         at_event: Optional[int] = AT_EVENT, as_of: Optional[str] = AS_OF,
-        as_recorded: Optional[str] = AS_RECORDED, json: bool = JSON_OPTION) -> None:
+        as_recorded: Optional[str] = AS_RECORDED,
+        at_session: Optional[str] = AT_SESSION, json: bool = JSON_OPTION) -> None:
     """The whole story of a figure, in fold order: what changed it (with the roll
     behind each), failed attempts, voided events and facts logged late."""
     opts = options(ctx)
-    point = Pin(at_event, as_of, as_recorded)
+    point = Pin(at_event, as_of, as_recorded, at_session)
 
     label, value, rows = query(opts.store(), opts.campaign, lambda c: figure_story(c, subject, field), point=point)
     if json:
@@ -52,25 +51,17 @@ def _note(row: dict) -> str:
     return "; ".join(notes)
 
 
-SESSION_POINT = re.compile(r"session:(\d+):(start|end)")
-
-
 def _whole(text: str) -> bool:
     """ASCII digits only: str.isdigit says yes to '¹', which int() refuses."""
     return text.isascii() and text.isdigit()
 
 
 def _pin(text: str, envelopes) -> Pin:
-    """event:N (or N), date:GAME-DATE, recorded:ISO-TIME, or session:N:start|end."""
+    """event:N (or N), date:GAME-DATE, recorded:ISO-TIME, or session:N[:start|end]."""
     text = text.strip()
-    match = SESSION_POINT.fullmatch(text)
-    if match:
-        number, edge = int(match.group(1)), match.group(2)
-        wanted = "session.opened" if edge == "start" else "session.closed"
-        found = next((e for e in envelopes if e.type == wanted and e.payload["number"] == number), None)
-        if found is None:
-            raise NotFound(f"session {number} has no {edge} in the ledger")
-        return Pin(at_event=found.position - 1 if edge == "start" else found.position)
+    if text.startswith("session:"):
+        return Pin(at_session=text[len("session:"):]).on_session(
+            (e for e in envelopes if e.type in SESSION_EDGES), what=f"the point {text!r}")
     kind, sep, value = text.partition(":")
     if _whole(text) or (kind == "event" and _whole(value)):
         return Pin(at_event=int(value if sep else text))
@@ -82,9 +73,9 @@ def _pin(text: str, envelopes) -> Pin:
                    "or session:N:start|end")
 
 
-@guarded
 def diff(ctx: typer.Context,
-         from_: str = typer.Option(..., "--from", help="event:N, date:D, recorded:T or session:N:start|end."),
+         from_: str = typer.Option(..., "--from", help="event:N, date:D, recorded:T or session:N:start|end "
+                                                        "(session:N is its end)."),
          to: str = typer.Option(..., "--to", help="The later point, in the same forms."),
          character: Optional[str] = typer.Argument(None, help="Only this character."),
          json: bool = JSON_OPTION) -> None:
@@ -100,5 +91,24 @@ def diff(ctx: typer.Context,
     if json:
         print_json(rows)
         return
-    print_table(["who", "field", "from", "to"], [(r["subject"], r["field"], r["from"], r["to"]) for r in rows],
+    print_table(["who", "field", "from", "to"],
+                [(r["subject"], r["field"].replace("_", " "), shown(r["from"]), shown(r["to"])) for r in rows],
                 title=f"{from_} -> {to}")
+
+
+def shown(value) -> str:
+    """A sheet's value as a referee reads it, not as Python prints it: yes/no,
+    `used 1, capacity 12`, `Torches (slots 1, depletion 10)`; a named thing
+    leaves out what it does not have."""
+    if value is None:
+        return "-"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, dict):
+        if "name" in value:
+            rest = {k: v for k, v in value.items() if k != "name" and v not in (None, False, 0, "", [], {})}
+            return f"{value['name']} ({shown(rest)})" if rest else str(value["name"])
+        return ", ".join(f"{str(k).replace('_', ' ')} {shown(v)}" for k, v in value.items())
+    if isinstance(value, (list, tuple)):
+        return "; ".join(shown(v) for v in value) if value else "none"
+    return str(value)

@@ -6,7 +6,7 @@ from typing import Optional
 
 import typer
 
-from cli.context import guarded, options
+from cli.context import options
 from cli.output import GAME_DATE, JSON_OPTION, RULING
 from cli.parsing import faces
 from cli.session import _print_events
@@ -31,7 +31,6 @@ def _offer(recorded) -> None:
 
 
 @hp_app.command("damage")
-@guarded
 def damage(ctx: typer.Context, name: str = typer.Argument(..., help="The character hit."),
            amount: int = typer.Argument(..., help="Points of damage (Bonus HP take them first)."),
            why: str = typer.Option("damage", "--why", help="What dealt it."), json: bool = JSON_OPTION,
@@ -46,7 +45,6 @@ def damage(ctx: typer.Context, name: str = typer.Argument(..., help="The charact
 
 
 @hp_app.command("heal")
-@guarded
 def heal(ctx: typer.Context, name: str = typer.Argument(..., help="The character healed."),
          amount: int = typer.Argument(..., help="HP regained (never past the maximum)."),
          why: str = typer.Option("healing", "--why", help="What healed it."), json: bool = JSON_OPTION,
@@ -58,7 +56,6 @@ def heal(ctx: typer.Context, name: str = typer.Argument(..., help="The character
 
 
 @hp_app.command("bonus")
-@guarded
 def bonus(ctx: typer.Context, name: str = typer.Argument(..., help="The character."),
           amount: int = typer.Argument(..., help="Bonus HP gained (they stack in one pool)."),
           why: str = typer.Option(..., "--why", help="The spell, shrine or patron that grants them."),
@@ -70,7 +67,6 @@ def bonus(ctx: typer.Context, name: str = typer.Argument(..., help="The characte
 
 
 @hp_app.command("expire")
-@guarded
 def expire(ctx: typer.Context, name: str = typer.Argument(..., help="The character."),
            why: str = typer.Option("their period ended", "--why", help="Why they end now."),
            json: bool = JSON_OPTION, game_date: Optional[str] = GAME_DATE, ruling: Optional[str] = RULING) -> None:
@@ -93,7 +89,6 @@ def _rest(ctx: typer.Context, kind: str, names: Optional[list[str]], rations, di
 
 
 @rest_app.command("short")
-@guarded
 def short(ctx: typer.Context,
           names: Optional[list[str]] = typer.Argument(None, help="Who rests (default: everyone activated)."),
           rations: Optional[str] = RATIONS, dice: Optional[str] = DICE,
@@ -106,7 +101,6 @@ def short(ctx: typer.Context,
 
 
 @rest_app.command("long")
-@guarded
 def long(ctx: typer.Context,
          names: Optional[list[str]] = typer.Argument(None, help="Who rests (default: everyone activated)."),
          rations: Optional[str] = RATIONS, dice: Optional[str] = DICE,

@@ -6,7 +6,7 @@ from typing import Optional
 
 import typer
 
-from cli.context import guarded, options
+from cli.context import options
 from cli.output import GAME_DATE, JSON_OPTION, RULING
 from cli.parsing import faces
 from cli.session import _print_events
@@ -21,7 +21,6 @@ CARRIES = typer.Option(0, "--carries", help="Slots it carries itself: a pack ani
 
 
 @app.command("add")
-@guarded
 def add(ctx: typer.Context, name: str = typer.Argument(..., help="Who carries it."),
         item: str = typer.Argument(..., help="The item, e.g. 'Silks' or 'Torches'."),
         slots: int = SLOTS, depletion: Optional[int] = DEPLETION,
@@ -38,7 +37,6 @@ def add(ctx: typer.Context, name: str = typer.Argument(..., help="Who carries it
 
 
 @app.command("use")
-@guarded
 def use(ctx: typer.Context, name: str = typer.Argument(..., help="Who used it."),
         item: str = typer.Argument(..., help="The expendable used in this scene."),
         dice: Optional[str] = typer.Option(None, "--dice", help="The d20 rolled by hand."), json: bool = JSON_OPTION,
@@ -50,7 +48,6 @@ def use(ctx: typer.Context, name: str = typer.Argument(..., help="Who used it.")
 
 
 @app.command("drop")
-@guarded
 def drop(ctx: typer.Context, name: str = typer.Argument(..., help="Who carried it."),
          item: str = typer.Argument(..., help="The item."),
          why: str = typer.Option(..., "--why", help="Used up whole, lost, left behind…"), json: bool = JSON_OPTION,
@@ -62,7 +59,6 @@ def drop(ctx: typer.Context, name: str = typer.Argument(..., help="Who carried i
 
 
 @app.command("cash-in")
-@guarded
 def cash_in(ctx: typer.Context, name: str = typer.Argument(..., help="Who brought it home."),
             item: str = typer.Argument(..., help="The commodity or treasure."), json: bool = JSON_OPTION,
             game_date: Optional[str] = GAME_DATE, ruling: Optional[str] = RULING) -> None:
@@ -72,7 +68,6 @@ def cash_in(ctx: typer.Context, name: str = typer.Argument(..., help="Who brough
                                     **opts.late(game_date, ruling))], json)
 
 
-@guarded
 def give(ctx: typer.Context, giver: str = typer.Argument(..., help="Who gives."),
          receiver: str = typer.Argument(..., help="Who receives."),
          cash: int = typer.Option(0, "--cash", help="Cash dice handed over."),

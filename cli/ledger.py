@@ -9,11 +9,12 @@ import typer
 
 from cli.context import options
 from cli.output import JSON_OPTION, RULING, print_json, print_table
-from ledger.commands.base import load
+from ledger.commands.base import load, query
 from ledger.commands.void import void as void_event
 from ledger.errors import BadInput
 from ledger.events.registry import known_types
 from ledger.store import describe
+from projections.consequences import consequences
 from projections.describe import line
 
 
@@ -149,10 +150,17 @@ def void(
     """Withdraw an event from now on (the event itself stays in the log)."""
     opts = options(ctx)
     voided = void_event(opts.store(), opts.campaign, event, why=why, actor=opts.who(), ruling=ruling)
+    standing = query(opts.store(), opts.campaign, lambda c: consequences(c.events(after=event), event))
     if json:
-        print_json(voided.to_dict())
-    else:
-        typer.echo(f"event {event} ({voided.payload['target_type']}) voided at position {voided.position}")
+        print_json({**voided.to_dict(), "still_standing": [e.to_dict() for e in standing]})
+        return
+    typer.echo(f"event {event} ({voided.payload['target_type']}) voided at position {voided.position}")
+    if standing:
+        typer.echo(f"the void does not undo what followed from event {event}; still standing:")
+        for e in standing:
+            typer.echo(f"{e.position:>6}  {line(e)}")
+        typer.echo(f"void those too if they should go, the latest first: "
+                   f"`tally void {standing[-1].position} --why \"…\"`")
 
 
 def export(

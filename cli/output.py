@@ -10,7 +10,10 @@ import typer
 JSON_OPTION = typer.Option(False, "--json", help="Print JSON instead of a table.")
 AT_EVENT = typer.Option(None, "--at-event", help="As the ledger stood after event N.")
 AS_OF = typer.Option(None, "--as-of", help="As of an in-game date (facts logged late land on their day).")
-AS_RECORDED = typer.Option(None, "--as-recorded", help="What the ledger said at a real time (ISO 8601, UTC).")
+AS_RECORDED = typer.Option(None, "--as-recorded", help="What the ledger said at a real time: ISO 8601, with an "
+                                                        "offset (2026-11-01T22:30+01:00) or without (read as UTC).")
+AT_SESSION = typer.Option(None, "--at-session", help="As the ledger stood at a session's start or end: N:start, "
+                                                     "N:end, or N (its end).")
 GAME_DATE = typer.Option(None, "--game-date", help="Log the facts on this earlier in-game date (a fact logged late).")
 RULING = typer.Option(None, "--ruling", help="The referee's ruling that accepts a late fact or a void although it "
                                              "breaks a later event (recorded with it).")

@@ -6,7 +6,7 @@ from typing import Optional
 
 import typer
 
-from cli.context import guarded, options
+from cli.context import options
 from cli.output import JSON_OPTION, print_json, print_table
 from cli.session import _print_events
 from ledger import schedule as commands
@@ -17,7 +17,6 @@ runner_app = typer.Typer(help="Run the scheduler.", no_args_is_help=True)
 
 
 @app.command("add")
-@guarded
 def add(ctx: typer.Context, kind: str = typer.Argument(..., help="advance-daily or remind."),
         job: Optional[str] = typer.Option(None, "--id", help="The job's id (default: its kind)."),
         text: Optional[str] = typer.Option(None, "--text", help="What a reminder says."),
@@ -28,7 +27,6 @@ def add(ctx: typer.Context, kind: str = typer.Argument(..., help="advance-daily 
 
 
 @app.command("list")
-@guarded
 def list_(ctx: typer.Context, json: bool = JSON_OPTION) -> None:
     """The campaign's jobs, and when the scheduler will next run each."""
     opts = options(ctx)
@@ -46,7 +44,6 @@ def list_(ctx: typer.Context, json: bool = JSON_OPTION) -> None:
 
 
 @app.command("remove")
-@guarded
 def remove(ctx: typer.Context, job: str = typer.Argument(..., help="The job's id."), json: bool = JSON_OPTION) -> None:
     """Remove a job."""
     opts = options(ctx)
@@ -54,7 +51,6 @@ def remove(ctx: typer.Context, job: str = typer.Argument(..., help="The job's id
 
 
 @runner_app.command("run")
-@guarded
 def run(ctx: typer.Context, once: bool = typer.Option(
         False, "--once", help="Catch up every job once and exit (for cron, or to test).")) -> None:
     """Run the scheduler in the foreground (Ctrl-C stops it); a restart catches up missed days once."""

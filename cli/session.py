@@ -6,8 +6,9 @@ from typing import Optional
 
 import typer
 
-from cli.context import guarded, options
-from cli.output import AS_OF, AS_RECORDED, AT_EVENT, GAME_DATE, JSON_OPTION, RULING, print_json, print_pairs
+from cli.context import options
+from cli.output import (AS_OF, AS_RECORDED, AT_EVENT, AT_SESSION, GAME_DATE, JSON_OPTION, RULING, print_json,
+                         print_pairs)
 from cli.parsing import faces, faces_by_name
 from ledger.commands import hazards, session as commands
 from ledger.commands.base import query
@@ -28,7 +29,6 @@ def _print_events(recorded, json: bool) -> None:
 
 
 @app.command("open")
-@guarded
 def open_(
     ctx: typer.Context,
     activate: list[str] = typer.Option(..., "--activate", help="A character to play (one per player; repeatable)."),
@@ -48,7 +48,6 @@ def open_(
 
 
 @app.command("close")
-@guarded
 def close(
     ctx: typer.Context,
     game_date: Optional[str] = typer.Option(None, "--game-date", help="The in-game date the expedition ends."),
@@ -64,7 +63,6 @@ def close(
 
 
 @app.command("join")
-@guarded
 def join(ctx: typer.Context, name: str = typer.Argument(..., help="The character who joins."),
          json: bool = JSON_OPTION, game_date: Optional[str] = GAME_DATE, ruling: Optional[str] = RULING) -> None:
     """A replacement (or a latecomer's character) joins the running session."""
@@ -74,14 +72,14 @@ def join(ctx: typer.Context, name: str = typer.Argument(..., help="The character
 
 
 @app.command("show")
-@guarded
 def show(ctx: typer.Context, number: Optional[int] = typer.Argument(None, help="The session (default: the latest)."),
          at_event: Optional[int] = AT_EVENT, as_of: Optional[str] = AS_OF,
-         as_recorded: Optional[str] = AS_RECORDED, json: bool = JSON_OPTION) -> None:
+         as_recorded: Optional[str] = AS_RECORDED,
+         at_session: Optional[str] = AT_SESSION, json: bool = JSON_OPTION) -> None:
     """Show a session: its dates, who played, treasure and deaths."""
     opts = options(ctx)
     view = query(opts.store(), opts.campaign, lambda c: session_view(c, number),
-                 point=Pin(at_event, as_of, as_recorded))
+                 point=Pin(at_event, as_of, as_recorded, at_session))
     if json:
         print_json(view)
         return
@@ -92,7 +90,6 @@ def show(ctx: typer.Context, number: Optional[int] = typer.Argument(None, help="
                  ("deaths", ", ".join(view["deaths"]) or "none"), ("events", len(view["events"]))])
 
 
-@guarded
 def down_and_out(ctx: typer.Context, name: str = typer.Argument(..., help="The character at 0 HP."),
                  aid_by: Optional[str] = typer.Option(
                      None, "--aid-by", help="Who gives medical aid first: Medicine Ob 3, the table only if it passes."),

@@ -6,7 +6,7 @@ from typing import Optional
 
 import typer
 
-from cli.context import guarded, options
+from cli.context import options
 from cli.output import GAME_DATE, JSON_OPTION, RULING
 from cli.parsing import faces
 from cli.session import _print_events
@@ -20,7 +20,6 @@ DICE = typer.Option(None, "--dice", help="Faces rolled by hand, in order.")
 
 
 @luck_app.command("spend")
-@guarded
 def luck_spend(ctx: typer.Context, name: str = typer.Argument(..., help="The character."),
                why: str = typer.Option(..., "--why", help="Which roll, and why."),
                mode: str = typer.Option("reroll", "--mode", help="reroll (own roll) or force-reroll (opponent's)."),
@@ -38,7 +37,6 @@ def luck_spend(ctx: typer.Context, name: str = typer.Argument(..., help="The cha
 
 
 @luck_app.command("regain")
-@guarded
 def luck_regain(ctx: typer.Context, name: str = typer.Argument(..., help="The character."),
                 amount: int = typer.Argument(1, help="Luck points regained (up to luck_cap)."),
                 json: bool = JSON_OPTION,
@@ -50,7 +48,6 @@ def luck_regain(ctx: typer.Context, name: str = typer.Argument(..., help="The ch
 
 
 @wound_app.command("roll")
-@guarded
 def wound_roll(ctx: typer.Context, name: str = typer.Argument(..., help="The character left unable to fight."),
                dice: Optional[str] = DICE, json: bool = JSON_OPTION,
                game_date: Optional[str] = GAME_DATE, ruling: Optional[str] = RULING) -> None:
@@ -61,7 +58,6 @@ def wound_roll(ctx: typer.Context, name: str = typer.Argument(..., help="The cha
 
 
 @wound_app.command("heal")
-@guarded
 def wound_heal(ctx: typer.Context, name: str = typer.Argument(..., help="The patient."),
                wound: int = typer.Argument(..., help="The wound's number."),
                healer: str = typer.Option(..., "--healer", help="Who heals: a character with the Healing skill, "
@@ -77,7 +73,6 @@ def wound_heal(ctx: typer.Context, name: str = typer.Argument(..., help="The pat
 
 
 @wound_app.command("check")
-@guarded
 def wound_check(ctx: typer.Context, name: str = typer.Argument(..., help="The character with open wounds."),
                 dice: Optional[str] = DICE, json: bool = JSON_OPTION,
                 game_date: Optional[str] = GAME_DATE, ruling: Optional[str] = RULING) -> None:
@@ -88,7 +83,6 @@ def wound_check(ctx: typer.Context, name: str = typer.Argument(..., help="The ch
 
 
 @skirmish_app.command("level")
-@guarded
 def level(ctx: typer.Context, name: str = typer.Argument(..., help="The character."),
           value: int = typer.Argument(..., help="The new level."),
           why: str = typer.Option(..., "--why", help="Why."), json: bool = JSON_OPTION,
@@ -100,7 +94,6 @@ def level(ctx: typer.Context, name: str = typer.Argument(..., help="The characte
 
 
 @skirmish_app.command("stat")
-@guarded
 def stat(ctx: typer.Context, name: str = typer.Argument(..., help="The character."),
          which: str = typer.Argument(..., help="Movement (M), Shooting (Sh), Striking (St), Power (Pw), Nerve (Nv), "
                                                "Intelligence (In), Will (Wi) or Leadership (Ld)."),
@@ -114,7 +107,6 @@ def stat(ctx: typer.Context, name: str = typer.Argument(..., help="The character
 
 
 @skirmish_app.command("skill")
-@guarded
 def skill(ctx: typer.Context, name: str = typer.Argument(..., help="The character."),
           which: str = typer.Argument(..., help="The skill (Healing lets a character roll on the healing table)."),
           rating: int = typer.Argument(..., help="The skill's level, 1-6."),
@@ -127,7 +119,6 @@ def skill(ctx: typer.Context, name: str = typer.Argument(..., help="The characte
 
 
 @skirmish_app.command("renown", context_settings={"ignore_unknown_options": True})
-@guarded
 def renown(ctx: typer.Context, name: str = typer.Argument(..., help="The character."),
            delta: int = typer.Argument(..., help="+N or -N."),
            why: str = typer.Option(..., "--why", help="Why."), json: bool = JSON_OPTION,
@@ -139,7 +130,6 @@ def renown(ctx: typer.Context, name: str = typer.Argument(..., help="The charact
 
 
 @skirmish_app.command("clothing")
-@guarded
 def clothing(ctx: typer.Context, name: str = typer.Argument(..., help="The character."),
              worn: str = typer.Argument(..., help="Rags, Common Clothes, Woodsman's Clothes, Good Clothes, Noble's "
                                                   "Clothes, Army Uniform, Officer's Uniform or Armour."),

@@ -6,9 +6,9 @@ from typing import Optional
 
 import typer
 
-from cli.context import guarded, options
-from cli.output import (AS_OF, AS_RECORDED, AT_EVENT, GAME_DATE, JSON_OPTION, RULING, print_json, print_pairs,
-    print_table)
+from cli.context import options
+from cli.output import (AS_OF, AS_RECORDED, AT_EVENT, AT_SESSION, GAME_DATE, JSON_OPTION, RULING, print_json,
+    print_pairs, print_table)
 from cli.parsing import faces, names, pairs
 from ledger.commands import hit_points, stable as commands
 from ledger.commands.base import query
@@ -23,7 +23,6 @@ char_app = typer.Typer(help="Characters: create them, list them, show their shee
 
 
 @player_app.command("add")
-@guarded
 def player_add(ctx: typer.Context, name: str = typer.Argument(..., help="The player's name."),
                json: bool = JSON_OPTION,
                game_date: Optional[str] = GAME_DATE, ruling: Optional[str] = RULING) -> None:
@@ -34,7 +33,6 @@ def player_add(ctx: typer.Context, name: str = typer.Argument(..., help="The pla
 
 
 @char_app.command("new")
-@guarded
 def char_new(
     ctx: typer.Context,
     name: str = typer.Argument(..., help="The character's name."),
@@ -42,7 +40,7 @@ def char_new(
     char_class: Optional[str] = typer.Option(None, "--class", help="Explorer, Warrior or Sorcerer."),
     skills: Optional[str] = typer.Option(None, help="Skill ratings, e.g. Athletics=2,Stealth=1."),
     saves: Optional[str] = typer.Option(None, help="Save ratings, e.g. Vigor=1,Agility=2."),
-    max_hp: Optional[int] = typer.Option(None, "--max-hp", help="Maximum HP."),
+    max_hp: Optional[int] = typer.Option(None, "--max-hp", help="Maximum HP (required by the coeac module)."),
     wealth: Optional[int] = typer.Option(None, help="Opening Wealth, for a campaign already under way."),
     cash: Optional[int] = typer.Option(None, help="Opening Cash, for a campaign already under way."),
     boons: Optional[int] = typer.Option(None, help="Opening Boons, for a campaign already under way."),
@@ -84,14 +82,14 @@ def sheet_of(ctx, name: str) -> dict:
 
 
 @char_app.command("show")
-@guarded
 def char_show(ctx: typer.Context, name: str = typer.Argument(..., help="The character."),
               at_event: Optional[int] = AT_EVENT, as_of: Optional[str] = AS_OF,
-              as_recorded: Optional[str] = AS_RECORDED, json: bool = JSON_OPTION) -> None:
+              as_recorded: Optional[str] = AS_RECORDED,
+              at_session: Optional[str] = AT_SESSION, json: bool = JSON_OPTION) -> None:
     """Show a character's sheet."""
     opts = options(ctx)
     sheet = query(opts.store(), opts.campaign, lambda c: sheet_of(c, name),
-                 point=Pin(at_event, as_of, as_recorded))
+                 point=Pin(at_event, as_of, as_recorded, at_session))
     if json:
         print_json(sheet)
         return
@@ -153,7 +151,6 @@ def _shown(value) -> str:
 
 
 @char_app.command("die")
-@guarded
 def char_die(ctx: typer.Context, name: str = typer.Argument(..., help="The character who dies."),
              why: str = typer.Option(..., "--why", help="How: a coup de grace, no aid by the end of the Turn…"),
              json: bool = JSON_OPTION, game_date: Optional[str] = GAME_DATE, ruling: Optional[str] = RULING) -> None:
@@ -164,16 +161,16 @@ def char_die(ctx: typer.Context, name: str = typer.Argument(..., help="The chara
 
 
 @char_app.command("list")
-@guarded
 def char_list(ctx: typer.Context, player: Optional[str] = typer.Option(None, help="Only this player's."),
               at_event: Optional[int] = AT_EVENT, as_of: Optional[str] = AS_OF,
-              as_recorded: Optional[str] = AS_RECORDED, json: bool = JSON_OPTION) -> None:
+              as_recorded: Optional[str] = AS_RECORDED,
+              at_session: Optional[str] = AT_SESSION, json: bool = JSON_OPTION) -> None:
     """List the characters, with status, Boons, Cash and Wealth."""
     opts = options(ctx)
     sheets = query(opts.store(), opts.campaign, lambda c: [
         ch.sheet() for ch in c.world.stable.characters.values()
         if player is None or ch.player.lower() == player.lower()],
-                 point=Pin(at_event, as_of, as_recorded))
+                 point=Pin(at_event, as_of, as_recorded, at_session))
     if json:
         print_json(sheets)
         return
@@ -191,14 +188,14 @@ def stable_view(ctx, name: str) -> dict:
             "legacies": list(player.legacies), "owed_boons": player.owed_boons, "set_aside": player.set_aside}
 
 
-@guarded
 def stable(ctx: typer.Context, player: str = typer.Argument(..., help="The player."),
            at_event: Optional[int] = AT_EVENT, as_of: Optional[str] = AS_OF,
-           as_recorded: Optional[str] = AS_RECORDED, json: bool = JSON_OPTION) -> None:
+           as_recorded: Optional[str] = AS_RECORDED,
+           at_session: Optional[str] = AT_SESSION, json: bool = JSON_OPTION) -> None:
     """A player's stable: every character, and what waits for the next one."""
     opts = options(ctx)
     view = query(opts.store(), opts.campaign, lambda c: stable_view(c, player),
-                 point=Pin(at_event, as_of, as_recorded))
+                 point=Pin(at_event, as_of, as_recorded, at_session))
     if json:
         print_json(view)
         return
@@ -214,7 +211,6 @@ def stable(ctx: typer.Context, player: str = typer.Argument(..., help="The playe
         typer.echo(f"treasure set aside: {view['set_aside']} Cash")
 
 
-@guarded
 def retire(
     ctx: typer.Context,
     name: str = typer.Argument(..., help="The character to retire."),

@@ -6,8 +6,9 @@ from typing import Optional
 
 import typer
 
-from cli.context import guarded, options
-from cli.output import AS_OF, AS_RECORDED, AT_EVENT, GAME_DATE, JSON_OPTION, RULING, print_json, print_table
+from cli.context import options
+from cli.output import (AS_OF, AS_RECORDED, AT_EVENT, AT_SESSION, GAME_DATE, JSON_OPTION, RULING, print_json,
+                         print_table)
 from cli.parsing import faces
 from cli.session import _print_events
 from ledger.commands import wolves as commands
@@ -21,7 +22,6 @@ ship_app = typer.Typer(help="The band's ships (wolves).", no_args_is_help=True)
 wages_app = typer.Typer(help="Hirelings' wages (wolves): owed per in-game day of service.", no_args_is_help=True)
 
 
-@guarded
 def silver(ctx: typer.Context, name: str = typer.Argument(..., help="The character."),
            delta: int = typer.Argument(..., help="Silver pennies gained (+N) or spent (-N)."),
            why: str = typer.Option(..., "--why", help="What for."), json: bool = JSON_OPTION,
@@ -32,7 +32,6 @@ def silver(ctx: typer.Context, name: str = typer.Argument(..., help="The charact
                                          **opts.late(game_date, ruling)), json)
 
 
-@guarded
 def outfit(ctx: typer.Context, name: str = typer.Argument(..., help="The character who pays."),
            items: list[str] = typer.Argument(..., help="ITEM, ITEM*N, or ITEM=PRICE for one the list lacks."),
            json: bool = JSON_OPTION, game_date: Optional[str] = GAME_DATE, ruling: Optional[str] = RULING) -> None:
@@ -43,7 +42,6 @@ def outfit(ctx: typer.Context, name: str = typer.Argument(..., help="The charact
 
 
 @companion_app.command("join")
-@guarded
 def companion_join(ctx: typer.Context, name: str = typer.Argument(..., help="The character."),
                    companion: str = typer.Argument(..., help="The companion's name."), json: bool = JSON_OPTION,
                    game_date: Optional[str] = GAME_DATE, ruling: Optional[str] = RULING) -> None:
@@ -54,7 +52,6 @@ def companion_join(ctx: typer.Context, name: str = typer.Argument(..., help="The
 
 
 @companion_app.command("leave")
-@guarded
 def companion_leave(ctx: typer.Context, name: str = typer.Argument(..., help="The character."),
                     companion: str = typer.Argument(..., help="The companion."),
                     why: str = typer.Option(..., "--why", help="Why they go."), json: bool = JSON_OPTION,
@@ -65,7 +62,6 @@ def companion_leave(ctx: typer.Context, name: str = typer.Argument(..., help="Th
                                             actor=opts.who(), **opts.late(game_date, ruling)), json)
 
 
-@guarded
 def hire(ctx: typer.Context, name: str = typer.Argument(..., help="Who hires."),
          kind: str = typer.Argument(..., help="Non-combat, Skirmisher, Footman, Marine, Armoured Footman, Horsemen."),
          hireling: Optional[str] = typer.Option(None, "--name", help="The hireling's name."),
@@ -77,7 +73,6 @@ def hire(ctx: typer.Context, name: str = typer.Argument(..., help="Who hires."),
                                 **opts.late(game_date, ruling)), json)
 
 
-@guarded
 def dismiss(ctx: typer.Context, name: str = typer.Argument(..., help="The employer."),
             hireling: str = typer.Argument(..., help="The hireling."), json: bool = JSON_OPTION,
             game_date: Optional[str] = GAME_DATE, ruling: Optional[str] = RULING) -> None:
@@ -88,15 +83,15 @@ def dismiss(ctx: typer.Context, name: str = typer.Argument(..., help="The employ
 
 
 @wages_app.command("show")
-@guarded
 def wages_show(ctx: typer.Context, name: str = typer.Argument(..., help="The employer."),
                at_event: Optional[int] = AT_EVENT, as_of: Optional[str] = AS_OF,
-               as_recorded: Optional[str] = AS_RECORDED, json: bool = JSON_OPTION) -> None:
+               as_recorded: Optional[str] = AS_RECORDED,
+               at_session: Optional[str] = AT_SESSION, json: bool = JSON_OPTION) -> None:
     """Hirelings, days served, wages owed and paid."""
     opts = options(ctx)
     view = query(opts.store(), opts.campaign,
                  lambda c: c.world.band.of(commands.raider(c, name, active=False)[0]).view(c.today),
-                 point=Pin(at_event, as_of, as_recorded))
+                 point=Pin(at_event, as_of, as_recorded, at_session))
     info = {f: view[f] for f in ("hirelings", "wages_owed", "wages_paid", "silver", "wages_shortfall")}
     if json:
         print_json(info)
@@ -110,7 +105,6 @@ def wages_show(ctx: typer.Context, name: str = typer.Argument(..., help="The emp
 
 
 @wages_app.command("pay")
-@guarded
 def wages_pay(ctx: typer.Context, name: str = typer.Argument(..., help="The employer."),
               amount: int = typer.Argument(..., help="Silver pennies paid."), json: bool = JSON_OPTION,
               game_date: Optional[str] = GAME_DATE, ruling: Optional[str] = RULING) -> None:
@@ -121,7 +115,6 @@ def wages_pay(ctx: typer.Context, name: str = typer.Argument(..., help="The empl
 
 
 @boast_app.command("make")
-@guarded
 def boast_make(ctx: typer.Context, name: str = typer.Argument(..., help="The boaster."),
                boast: str = typer.Argument(..., help="The boast."),
                reward: str = typer.Option(..., "--reward", help="hd (+1 Hit Die) or ab (+1 Attack Bonus)."),
@@ -140,7 +133,6 @@ def boast_make(ctx: typer.Context, name: str = typer.Argument(..., help="The boa
 
 
 @boast_app.command("resolve")
-@guarded
 def boast_resolve(ctx: typer.Context, name: str = typer.Argument(..., help="The boaster."),
                   outcome: str = typer.Argument(..., help="kept, failed or shirked."),
                   json: bool = JSON_OPTION,
@@ -152,7 +144,6 @@ def boast_resolve(ctx: typer.Context, name: str = typer.Argument(..., help="The 
 
 
 @ship_app.command("add")
-@guarded
 def ship_add(ctx: typer.Context, name: str = typer.Argument(..., help="The ship's name."),
              kind: str = typer.Option(..., "--kind", help="Raft, Boat, Karvi, Knarr, Snekkja, Small Galley, "
                                                           "Large Galley, Skeid."),
@@ -169,7 +160,6 @@ def ship_add(ctx: typer.Context, name: str = typer.Argument(..., help="The ship'
 
 
 @ship_app.command("buy")
-@guarded
 def ship_buy(ctx: typer.Context, name: str = typer.Argument(..., help="The new ship's name."),
              kind: str = typer.Option(..., "--kind", help="Raft, Boat, Karvi, Knarr, Snekkja, Small Galley, "
                                                           "Large Galley, Skeid."),
@@ -186,9 +176,9 @@ def ship_buy(ctx: typer.Context, name: str = typer.Argument(..., help="The new s
 
 
 @ship_app.command("list")
-@guarded
 def ship_list(ctx: typer.Context, at_event: Optional[int] = AT_EVENT, as_of: Optional[str] = AS_OF,
-              as_recorded: Optional[str] = AS_RECORDED, json: bool = JSON_OPTION) -> None:
+              as_recorded: Optional[str] = AS_RECORDED,
+              at_session: Optional[str] = AT_SESSION, json: bool = JSON_OPTION) -> None:
     """The band's ships: kind, the seed's figures, crew, value, and food."""
     opts = options(ctx)
 
@@ -198,7 +188,7 @@ def ship_list(ctx: typer.Context, at_event: Optional[int] = AT_EVENT, as_of: Opt
         return [{**s, "acquired": fmt(s["day"]), "food_until": fmt(s["food_until"])}
                 for s in c.world.band.ship_list(c.today)]
 
-    ships = query(opts.store(), opts.campaign, read, point=Pin(at_event, as_of, as_recorded))
+    ships = query(opts.store(), opts.campaign, read, point=Pin(at_event, as_of, as_recorded, at_session))
     if json:
         print_json(ships)
         return

@@ -6,7 +6,7 @@ from typing import Optional
 
 import typer
 
-from cli.context import guarded, options
+from cli.context import options
 from cli.output import GAME_DATE, JSON_OPTION, RULING
 from cli.parsing import faces
 from cli.session import _print_events
@@ -23,7 +23,6 @@ DICE = typer.Option(None, "--dice", help="Faces rolled by hand, in the order the
 MOD = typer.Option(0, "--mod", help="The roll's modifiers: the attribute's (-3 to +3), encumbrance, armour…")
 
 
-@guarded
 def xp(ctx: typer.Context, name: str = typer.Argument(..., help="The character."),
        amount: int = typer.Argument(..., help="XP awarded (or -N to take away; below a level's threshold "
                                               "the level goes at once); with --spent, units of treasure."),
@@ -38,7 +37,6 @@ def xp(ctx: typer.Context, name: str = typer.Argument(..., help="The character."
                                  actor=opts.who(), **opts.late(game_date, ruling)), json)
 
 
-@guarded
 def skill(ctx: typer.Context, name: str = typer.Argument(..., help="The character."),
           attribute: str = typer.Argument(..., help="STR, INT, WIS, DEX, CON or CHA."),
           why: str = typer.Option(..., "--why", help="What is attempted."),
@@ -56,7 +54,6 @@ def skill(ctx: typer.Context, name: str = typer.Argument(..., help="The characte
 
 
 @expertise_app.command("add")
-@guarded
 def expertise_add(ctx: typer.Context, name: str = typer.Argument(..., help="The character."),
                   area: str = typer.Argument(..., help="The area, e.g. hunting."),
                   attribute: str = typer.Option(..., "--attribute", help="The one attribute it relates to."),
@@ -69,7 +66,6 @@ def expertise_add(ctx: typer.Context, name: str = typer.Argument(..., help="The 
 
 
 @hd_app.command("spend")
-@guarded
 def hd_spend(ctx: typer.Context, name: str = typer.Argument(..., help="The character."),
              count: int = typer.Argument(1, help="Hit dice spent (any number on a save, one on another roll)."),
              on: str = typer.Option("save", "--on", help="save (each adds a die) or roll (+1)."),
@@ -83,7 +79,6 @@ def hd_spend(ctx: typer.Context, name: str = typer.Argument(..., help="The chara
 
 
 @hd_app.command("restore")
-@guarded
 def hd_restore(ctx: typer.Context, name: str = typer.Argument(..., help="The character."),
                modifier: int = MOD, dice: Optional[str] = DICE, json: bool = JSON_OPTION,
                game_date: Optional[str] = GAME_DATE, ruling: Optional[str] = RULING) -> None:
@@ -94,7 +89,6 @@ def hd_restore(ctx: typer.Context, name: str = typer.Argument(..., help="The cha
 
 
 @vow_app.command("swear")
-@guarded
 def swear(ctx: typer.Context, name: str = typer.Argument(..., help="The character."),
           vow: str = typer.Argument(..., help="The vow: specific and worthy (002 l.109)."),
           json: bool = JSON_OPTION,
@@ -106,7 +100,6 @@ def swear(ctx: typer.Context, name: str = typer.Argument(..., help="The characte
 
 
 @vow_app.command("fulfil")
-@guarded
 def fulfil(ctx: typer.Context, name: str = typer.Argument(..., help="The character."),
            xp_: Optional[int] = typer.Option(None, "--xp", help="The award, where the referee states it."),
            json: bool = JSON_OPTION,
@@ -118,7 +111,6 @@ def fulfil(ctx: typer.Context, name: str = typer.Argument(..., help="The charact
 
 
 @vow_app.command("abandon")
-@guarded
 def abandon(ctx: typer.Context, name: str = typer.Argument(..., help="The character."),
             json: bool = JSON_OPTION,
             game_date: Optional[str] = GAME_DATE, ruling: Optional[str] = RULING) -> None:

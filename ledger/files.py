@@ -28,6 +28,10 @@ def check_target(path: str, *, force: bool = False) -> Optional[os.stat_result]:
         raise BadInput(f"cannot write {path!r}: give a file name, not a folder")
     if "\x00" in path:  # the OS calls below would raise ValueError, not OSError
         raise BadInput(f"cannot write {path!r}: not a file name")
+    try:  # a lone surrogate (from bytes that were never text) has no bytes to name a file by
+        os.fsencode(path)
+    except UnicodeEncodeError:
+        raise BadInput(f"cannot write {path!r}: not a file name this system can store") from None
     folder = os.path.dirname(os.path.abspath(path))
     if not os.path.isdir(folder):
         raise BadInput(f"cannot write {path}: the folder {folder} does not exist")

@@ -52,6 +52,8 @@ def read_key(path: Path, what: str = "the signing key file") -> Signer:
                        f"--key-file or {ENV} names another)") from None
     except OSError as exc:
         raise BadInput(f"cannot read {what} {path}: {exc.strerror}") from None
+    except ValueError:  # a NUL or a lone surrogate: no file can have that name
+        raise BadInput(f"cannot read {what} {str(path)!r}: not a file name") from None
     if not stat.S_ISREG(info.st_mode):
         raise BadInput(f"{what} {path} is not a regular file")
     if stat.S_IMODE(info.st_mode) & 0o077:

@@ -35,9 +35,10 @@ MAX_SIGNATURES = 100  # the spec asks verifiers to accept at least 16
 
 
 def valid_name(name: str) -> bool:
-    """A key name: non-empty, no Unicode space, no plus, no control character."""
+    """A key name: non-empty, no Unicode space, no plus, no control character,
+    and text UTF-8 can carry (no lone surrogate, as from bytes that were never text)."""
     return bool(name) and "+" not in name and not any(
-        c.isspace() or unicodedata.category(c) in ("Cc", "Zs", "Zl", "Zp") for c in name)
+        c.isspace() or unicodedata.category(c) in ("Cc", "Cs", "Zs", "Zl", "Zp") for c in name)
 
 
 def key_id(name: str, kind: int, public: bytes) -> bytes:

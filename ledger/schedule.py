@@ -140,11 +140,30 @@ def register(store: Store, campaign: str, job: str) -> None:
                           id=_job_id(campaign, job), replace_existing=True, next_run_time=utc_now())
 
 
+def _store_only(store: Store):
+    """A scheduler that reads and writes the job store and runs nothing: no
+    thread of its own, so none wakes at shutdown to submit a due job to the
+    executor just shut down (APScheduler's "cannot schedule new futures after
+    shutdown" traceback under `tally schedule add`)."""
+    from apscheduler.jobstores.sqlalchemy import SQLAlchemyJobStore
+    from apscheduler.schedulers.base import BaseScheduler
+
+    class StoreOnly(BaseScheduler):
+        def wakeup(self) -> None:
+            pass  # nothing runs here: `tally scheduler run` runs the jobs
+
+        def shutdown(self, wait: bool = True) -> None:
+            super().shutdown(wait)
+
+    return StoreOnly(jobstores={"default": SQLAlchemyJobStore(engine=store.engine, tablename=JOB_TABLE)},
+                     timezone="UTC")
+
+
 @contextmanager
 def _paused(store: Store):
     """A scheduler bound to the job store but running nothing (APScheduler 3
     writes to its store only once started)."""
-    scheduler = _scheduler(store)
+    scheduler = _store_only(store)
     scheduler.start(paused=True)
     try:
         yield scheduler

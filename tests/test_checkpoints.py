@@ -363,5 +363,11 @@ def test_cosignatures_that_do_not_hold_are_refused(keyed, tmp_path):
     assert "does not verify" in keyed.refused("checkpoint", "add-cosignatures", str(tmp_path / "broken.txt")).stderr
     assert "cannot name a key" in keyed.refused("keys", "witness", "x y", "--out", str(tmp_path / "xy")).stderr
     assert "cannot name a key" in keyed.refused("keys", "witness", "w" * 201, "--out", str(tmp_path / "xy")).stderr
+    # Found by the CLI fuzz: a lone surrogate (bytes that were never text) cannot go into a key file.
+    assert "cannot name a key" in keyed.refused("keys", "witness", "w\ud800", "--out", str(tmp_path / "xy")).stderr
+    # A file name holding a byte that is not UTF-8 is written, and said with an escape rather than failing after.
+    odd = tmp_path / "cara\udcff.key"
+    assert "cara\\udcff.key" in keyed.ok("keys", "witness", "cara.example/w", "--out", str(odd)).stdout
+    assert odd.exists()
     assert not (tmp_path / "xy").exists()
     assert "exists" in keyed.refused("keys", "witness", "bea.example/w", "--out", str(bea)).stderr

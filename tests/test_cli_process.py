@@ -7,7 +7,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-from cli.main import app
 
 TALLY = shutil.which("tally", path=str(Path(sys.executable).parent)) or "tally"
 
@@ -38,27 +37,7 @@ def test_env_selects_the_database_and_nothing_else_is_created(tmp_path):
     assert not db.exists()
 
 
-def all_commands(group, prefix=()):
-    import typer.main
-
-    command = typer.main.get_command(group)
-    stack = [(prefix, command)]
-    while stack:
-        path, cmd = stack.pop()
-        yield path, cmd
-        for name, sub in getattr(cmd, "commands", {}).items():
-            stack.append((path + (name,), sub))
-
-
-def test_every_command_and_option_has_help():
-    missing = []
-    for path, command in all_commands(app):
-        if path and not (command.help or "").strip():
-            missing.append(" ".join(path))
-        for param in command.params:
-            if getattr(param, "help", "x") in (None, "") and param.name not in ("ctx",):
-                missing.append(f"{' '.join(path)} {param.name}")
-    assert missing == []
+# Every command's and option's help, and the README naming each: tests/test_cli_help.py.
 
 
 def test_a_recording_command_takes_game_date_at_its_end(tmp_path):

@@ -167,3 +167,12 @@ def test_the_temporary_file_is_private_while_it_is_written(tmp_path):
         assert stat.S_IMODE((tmp_path / partial).stat().st_mode) == 0o600
         out.write("done\n")
     assert stat.S_IMODE(path.stat().st_mode) == 0o644 and path.read_text() == "done\n"
+
+
+def test_a_path_with_a_lone_surrogate_is_refused_on_one_line(logged, tmp_path, monkeypatch):
+    # Found by the CLI fuzz (`keys witness --out '\ud800'`): a lone surrogate
+    # cannot be encoded to name a file, and os.lstat raised UnicodeEncodeError.
+    monkeypatch.chdir(tmp_path)
+    refusal = logged.refused("export", "log\ud800.jsonl").stderr
+    assert "not a file name" in refusal and "internal error" not in refusal
+    assert list(tmp_path.iterdir()) == [] or all(p.suffix != ".jsonl" for p in tmp_path.iterdir())

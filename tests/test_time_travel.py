@@ -71,7 +71,7 @@ def test_diff_between_a_sessions_start_and_end(table):
     assert {(r["field"], r["from"], r["to"]) for r in rows} == {("cash", 3, 13), ("boons", 0, 1),
                                                                  ("boons_unchosen", 0, 1)}
     assert "cannot read the point" in table.refused("diff", "--from", "yesterday", "--to", "event:3").stderr
-    assert "session 7 has no start" in table.refused("diff", "--from", "session:7:start", "--to", "event:3").stderr
+    assert "there is no session 7 in the ledger" in table.refused("diff", "--from", "session:7:start", "--to", "event:3").stderr
 
 
 def test_calendar_advance_never_runs_backwards(table):

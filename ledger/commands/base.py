@@ -16,7 +16,7 @@ from projections import dice as dice_model
 from projections import world as world_model
 from projections.names import key
 from projections.stable import Character
-from projections.timeline import Pin, Point
+from projections.timeline import SESSION_EDGES, Pin, Point, recorded_zone
 
 T = TypeVar("T")
 
@@ -121,7 +121,10 @@ def load(tx: Transaction, name: Optional[str], actor: str = "", point: Optional[
     founding = tx.first(name)
     founded = campaign_model.fold([founding])
     calendar = founded.calendar
-    resolved = (point or Pin()).resolve(calendar)
+    point = point or Pin()
+    if point.at_session is not None:
+        point = point.on_session(tx.read(name, types=SESSION_EDGES))
+    resolved = point.resolve(calendar)
     if game_date is not None:
         resolved = Point(as_of=calendar.parse_or_day(game_date))
     start = founded.start
@@ -135,6 +138,8 @@ def load(tx: Transaction, name: Optional[str], actor: str = "", point: Optional[
     world = replay.world_at(tx, name, resolved, use_snapshots=use_snapshots, upto=upto)
     if resolved.as_of is not None:  # the world's now is the day asked for
         world = replace(world, campaign=replace(world.campaign, today=resolved.as_of))
+    if point.as_recorded is not None:  # the answer holds: say which instant it is for, in UTC
+        tx.note(recorded_zone(point.as_recorded))
     return Context(tx=tx, name=name, actor=actor, point=resolved, upto=upto, world=world)
 
 

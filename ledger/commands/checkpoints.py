@@ -19,7 +19,7 @@ from ledger.commands.base import Context, load, record
 from ledger.envelope import Envelope, NewEvent
 from ledger.errors import BadInput, CheckpointRefuted, RuleRefused, TallyError
 from ledger.events.checkpoints import CheckpointCosigned, CheckpointSigned, LogKeyRecorded, WitnessAdded
-from ledger.notes import COSIGNATURE_V1, DASH, ED25519, Note, Signature, Signer, generate, parse_vkey
+from ledger.notes import COSIGNATURE_V1, ED25519, Note, Signature, Signer, generate, parse_vkey
 from ledger.store import Store
 from projections import checkpoints as recorded_model
 from projections.checkpoints import COSIGNED, KEYS, WITNESSES

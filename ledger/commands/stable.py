@@ -72,7 +72,7 @@ def new_character(store: Store, campaign: Optional[str], name: str, *, player: s
             if not klass:
                 raise BadInput(f"unknown class {char_class!r}: choose from {', '.join(coeac.CLASSES)}")
         if coeac_rules and max_hp is None:
-            raise BadInput("give the character's maximum HP with --max-hp N")
+            raise BadInput("the coeac module needs the character's maximum HP: give --max-hp N")
         if max_hp is not None and max_hp < 1:
             raise BadInput("--max-hp must be at least 1 (max HP 0 is death, 004 l.86)")
         balances = _opening(opening or {})

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from math import comb, log10
 
-from ledger.dice.expression import BinOp, Const, Dice, Expression, Neg, Node, ceil_div, kept_die_range
+from ledger.dice.expression import Const, Dice, Expression, Neg, Node, ceil_div, kept_die_range
 from ledger.errors import BadInput
 
 # The limits, stated in every refusal. Digits: the size of an exact answer

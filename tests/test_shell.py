@@ -1,0 +1,240 @@
+"""`tally shell` driven as a person drives it: in a real terminal (tmux),
+keys sent, the screen read back."""
+
+from __future__ import annotations
+
+import os
+import shlex
+import shutil
+import subprocess
+import sys
+import time
+import uuid
+from pathlib import Path
+
+import pytest
+
+from cli.shell import Completer, Names, _tokens
+
+TALLY = shutil.which("tally", path=str(Path(sys.executable).parent)) or "tally"
+WAIT = 30.0  # seconds a screen may take to show what it must (a loaded machine)
+
+
+class Terminal:
+    """A tmux session of its own (its own server socket) running one command."""
+
+    def __init__(self, command: str, env: dict[str, str]) -> None:
+        if shutil.which("tmux") is None:
+            pytest.fail("tmux is not installed: the shell is tested in a real terminal "
+                        "(make test installs it: scripts/ensure-tmux.sh)")
+        self.socket = f"tally-test-{uuid.uuid4().hex[:12]}"
+        exports = " ".join(f"{k}={shlex.quote(v)}" for k, v in env.items())
+        script = f"env {exports} {command}; echo \"[shell exited: $?]\"; sleep 600"
+        self.tmux("new-session", "-d", "-s", "t", "-x", "200", "-y", "60", script)
+
+    def tmux(self, *args: str) -> str:
+        return subprocess.run(["tmux", "-u", "-L", self.socket, *args], check=True, capture_output=True,
+                              text=True, env={**os.environ, "LANG": "C.UTF-8"}).stdout
+
+    def keys(self, *keys: str) -> None:
+        self.tmux("send-keys", "-t", "t", *keys)
+
+    def type(self, text: str) -> None:
+        self.tmux("send-keys", "-t", "t", "-l", text)
+
+    def screen(self) -> str:
+        return self.tmux("capture-pane", "-t", "t", "-p", "-S", "-2000")
+
+    def wait_for(self, text: str, after: int = 0) -> str:
+        """The screen once it shows ``text`` (counting from its ``after``-th character)."""
+        deadline = time.monotonic() + WAIT
+        while True:
+            shown = self.screen()
+            if text in shown[after:]:
+                return shown
+            if time.monotonic() > deadline:
+                pytest.fail(f"the terminal never showed {text!r}; it shows:\n{shown}")
+            time.sleep(0.05)
+
+    def run(self, line: str, until: str) -> str:
+        """Type a line, press Enter, and return what it printed once ``until`` shows."""
+        before = len(self.screen().rstrip())
+        self.type(line)
+        self.keys("Enter")
+        shown = self.wait_for(until, before)
+        return shown[before:]
+
+    def close(self) -> None:
+        subprocess.run(["tmux", "-L", self.socket, "kill-server"], capture_output=True)
+
+
+@pytest.fixture
+def table(tally, tmp_path):
+    """A campaign with Bo and Astrid, a faction of two words, on each backend."""
+    tally.ok("campaign", "new", "Greyhawk", "--rules", "coeac", "--start", "1024-03-01")
+    tally.ok("player", "add", "Ann")
+    tally.ok("char", "new", "Bo", "--player", "Ann", "--max-hp", "4", "--cash", "5")
+    tally.ok("char", "new", "Astrid", "--player", "Ann", "--max-hp", "6")
+    tally.ok("rep", "River Guild", "+1", "--why", "a favour")
+    return tally
+
+
+@pytest.fixture
+def terminal(table, tmp_path):
+    history = tmp_path / "history"
+    term = Terminal(f"{TALLY} shell --history {shlex.quote(str(history))}",
+                    {"TALLY_DB": table.url, "TALLY_ACTOR": "referee", "COLUMNS": "200"})
+    term.history = history
+    term.wait_for("tally>")
+    yield term
+    term.close()
+
+
+def test_an_evening_in_the_shell(table, terminal):
+    t = terminal
+    # Tab completes the group's sub-command, then the character's name.
+    t.type("char sh")
+    t.keys("Tab")
+    t.wait_for("tally> char show")
+    t.type("B")
+    t.keys("Tab")
+    t.wait_for("tally> char show Bo")
+    said = t.run("", until="inventory")
+    one_shot = table.ok("char", "show", "Bo").stdout
+    assert [line.rstrip() for line in one_shot.splitlines()] == \
+        [line.rstrip() for line in said.splitlines()[1:len(one_shot.splitlines()) + 1]]
+
+    # A faction of two words completes quoted, and the command runs on it.
+    t.type("rep Ri")
+    t.keys("Tab")
+    t.wait_for("tally> rep 'River Guild'")
+    t.run("+1 --why 'paid well'", until="tally>")
+    assert table.ok("company", "--json").json["reputation"] == {"River Guild": 2}
+
+    # Options complete after a dash.
+    t.type("roll 1d6 --di")
+    t.keys("Tab")
+    t.wait_for("tally> roll 1d6 --dice")
+    said = t.run("4", until="1d6: [4] = 4")
+
+    # The same one-line refusal as the command line, and the prompt comes back.
+    said = t.run("roll 1d6 --dice 9", until="tally>")
+    assert "tally: 9 is not a face of a d6 (it shows 1 to 6)" in said
+    said = t.run("roll", until="Missing argument 'expression'")
+    said = t.run("char show Nobody", until="tally>")
+    assert "tally: no character named 'Nobody'" in said and "Traceback" not in said
+
+    # History: the arrow brings back the last line.
+    t.keys("Up")
+    t.wait_for("tally> char show Nobody")
+    t.keys("C-u")
+
+    # What the shell recorded is in the ledger, as one-shot commands see it.
+    rolls = [e["payload"]["dice"] for e in table.ok("log", "--type", "dice.rolled", "--json").json]
+    assert rolls == [[4]]
+
+    t.keys("C-d")
+    t.wait_for("[shell exited: 0]")
+    assert "+roll 1d6 --dice 9" in t.history.read_text()
+
+
+def test_exit_leaves_with_status_0_and_a_bad_quote_is_one_line(table, terminal):
+    said = terminal.run("cash Bo +1 --why \"unclosed", until="tally>")
+    assert "tally: cannot read that line (No closing quotation): close the quote" in said
+    # Ctrl-C drops the line being typed; nothing of it runs.
+    before = table.event_count()
+    terminal.type("roll 1d6 --dice 3")
+    terminal.keys("C-c")
+    terminal.run("calendar show", until="campaign began")
+    assert table.event_count() == before
+    terminal.run("exit", until="[shell exited: 0]")
+
+
+def test_completion_is_keyed_on_the_option_or_argument_name(table):
+    import typer.main
+
+    from cli.context import Options
+    from cli.main import app
+
+    shared = Options(db=table.url)
+    completer = Completer(typer.main.get_command(app), Names(shared))
+    try:
+        assert completer.candidates(["session", "open", "--activate"], "") == ["Astrid", "Bo"]
+        assert completer.candidates(["char", "new", "Cy", "--player"], "") == ["Ann"]
+        assert completer.candidates(["char", "new"], "") == []  # a new name: nothing to offer
+        assert completer.candidates(["stronghold", "improve", "Greyhold", "--by"], "") == \
+            ["Astrid", "Bo", "company"]
+        assert completer.candidates(["rep"], "") == ["River Guild"]
+        assert completer.candidates(["why"], "") == ["Astrid", "Bo", "company", "rep:River Guild"]
+        assert completer.candidates(["--campaign", "Greyhawk", "calendar"], "")[:2] == ["show", "who"]
+        assert "--max-hp" in completer.candidates(["char", "new", "X"], "--")
+        assert completer.candidates(["roll", "1d6", "--why"], "") == []
+    finally:
+        shared.close()
+
+
+def test_words_are_split_as_the_shell_will_read_them():
+    assert _tokens('rep "River G') == (["rep"], "River G", 8)
+    assert _tokens("char show ") == (["char", "show"], "", 0)
+    assert _tokens("cash 'Bo B' +1") == (["cash", "Bo B"], "+1", 2)
+
+
+def test_the_benchmark_times_commands_through_the_shells_own_runner(tmp_path):
+    """cli/shell_bench.py: real commands on a generated campaign, each through run_line."""
+    from cli.shell_bench import LINES, REPEATS, figures
+    from ledger.generator import NAME
+    from tests.conftest import Tally, generated
+
+    url = generated(tmp_path, events=2000, seed=3)
+    t = Tally(url)
+    before = len(t.ok("log", "--type", "dice.rolled", "--json").json)
+    measured = figures(url, NAME)
+    assert set(measured) == {"shell_command_median_ms", "shell_first_command_ms",
+                             *(f"shell_{n.replace(' ', '_')}_median_ms" for n in LINES)}
+    assert all(v > 0 for v in measured.values())
+    # The roll really went through the shell each time: recorded in the ledger.
+    assert len(t.ok("log", "--type", "dice.rolled", "--json").json) == before + REPEATS
+    with pytest.raises(RuntimeError, match="the shell's benchmark failed"):
+        figures(url, "No Such Campaign")
+
+
+def test_help_and_refusals_through_the_shells_runner(table, capsys):
+    import typer.main
+
+    from cli.context import Options
+    from cli.main import app
+    from cli.shell import run_line
+
+    root, shared = typer.main.get_command(app), Options(db=table.url)
+    try:
+        assert run_line(root, "help char", shared) == 0
+        assert "Usage: tally char" in capsys.readouterr().out
+        assert run_line(root, "help", shared) == 0
+        assert "session" in capsys.readouterr().out
+        assert run_line(root, "shell", shared) == 1
+        assert capsys.readouterr().err == "tally: this is the shell already (Ctrl-D or `exit` leaves it)\n"
+        assert run_line(root, "cash Bo -3 --why 'a bribe'", shared) == 0  # a negative number is an argument
+        assert run_line(root, "cash Bo -30 --why 'a bribe'", shared) == 1
+        said = capsys.readouterr()
+        assert said.err.count("\n") == 1 and said.err.startswith("tally: ")
+        assert run_line(root, "tally roll", shared) == 2  # a pasted `tally` is dropped; a usage error is 2
+        assert run_line(root, "   ", shared) == 0 and run_line(root, "exit", shared) is None
+    finally:
+        shared.close()
+
+
+def test_tab_before_any_ledger_exists_offers_commands_and_no_names(tmp_path):
+    import typer.main
+
+    from cli.context import Options
+    from cli.main import app
+
+    shared = Options(db=str(tmp_path / "none.db"))
+    completer = Completer(typer.main.get_command(app), Names(shared))
+    try:
+        assert completer.candidates(["char", "show"], "") == []
+        assert "campaign" in completer.candidates([], "")
+        assert completer.candidates(["campaign"], "")[:2] == ["new", "list"]
+    finally:
+        shared.close()
+    assert not (tmp_path / "none.db").exists()  # completing created nothing
