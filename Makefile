@@ -1,6 +1,6 @@
 # Two commands on a fresh machine:
 #   make demo   — set up, record a demo campaign into ./demo.db, print its log and verify it
-#   make test   — set up (PostgreSQL's server and tmux too, if missing), run the whole test suite
+#   make test   — set up (PostgreSQL's server, tmux and chromium too, if missing), run the whole test suite
 VENV    ?= .venv
 PYTHON  ?= python3
 BIN     := $(VENV)/bin

@@ -12,23 +12,9 @@ from cli.session import _print_events
 from ledger.commands import calendar as commands
 from ledger.commands.base import query
 from projections.timeline import Pin
+from projections.views import today_view, who_view
 
 app = typer.Typer(help="The campaign calendar: today's date, and moving it on.", no_args_is_help=True)
-
-
-def today_view(ctx) -> dict:
-    calendar, state = ctx.campaign.calendar, ctx.campaign
-    view = {"today": calendar.format(state.today), "day": state.today, "world_date": calendar.format(state.world_day),
-            "calendar": state.calendar_spec["kind"],
-            "start": calendar.format(state.start), "days_since_start": state.today - state.start,
-            "year_days": calendar.year_days}
-    for key in ("season", "weekday", "era"):
-        said = getattr(calendar, key)(state.today) if hasattr(calendar, key) else None
-        if said:
-            view[key] = said
-    if getattr(calendar, "moons", None):
-        view["moons"] = calendar.moon_phases(state.today)
-    return view
 
 
 # The two dates say different things: the text output names each.
@@ -48,21 +34,6 @@ def show(ctx: typer.Context, at_event: Optional[int] = AT_EVENT, as_of: Optional
         return
     pairs = [(LABELS.get(k, k.replace("_", " ")), v) for k, v in view.items() if k != "moons"]
     print_pairs(pairs + [(f"moon {m['moon']}", m["phase"]) for m in view.get("moons", [])])
-
-
-def who_view(ctx) -> dict:
-    calendar, world = ctx.campaign.calendar, ctx.world
-    rows = []
-    for character in world.stable.characters.values():
-        if character.status != "active":
-            continue
-        back = world.sessions.back_on(character.name)
-        away = world.sessions.current and world.sessions.current.is_activated(character.name)
-        now = max(back or world.campaign.world_day, world.campaign.world_day)
-        rows.append({"character": character.name, "player": character.player, "now": calendar.format(now),
-                     "ahead_days": now - world.campaign.world_day, "on_expedition": bool(away)})
-    rows.sort(key=lambda r: -r["ahead_days"])
-    return {"world_date": calendar.format(world.campaign.world_day), "characters": rows}
 
 
 @app.command("who")

@@ -49,8 +49,10 @@ def serve(
     allow_remote: bool = typer.Option(False, "--allow-remote", help="Listen on an address others can reach: the "
                                                                   "whole campaign becomes readable to them."),
 ) -> None:
-    """Show the campaign as web pages on this machine (read-only): the campaign at any date, sheets and charts,
-    why, sessions, timeline, log, and a dice check that runs in the reader's browser."""
+    """Show the campaign as read-only web pages on this machine.
+
+    The campaign at any date, sheets and charts, why, sessions, timeline, log, and a dice check that runs
+    in the reader's browser."""
     from chronicle.app import create_app
     from ledger.commands.base import load
 
@@ -87,8 +89,9 @@ def chronicle(
     force: bool = typer.Option(False, "--force", help="Write into a folder that is not empty."),
     json: bool = JSON_OPTION,
 ) -> None:
-    """Write the campaign's pages as a static site that opens from file://, with the export and the latest
-    checkpoint beside them, so players can keep a copy they can check."""
+    """Write the campaign's pages as a static site players can keep, with the export and latest checkpoint.
+
+    The site opens from file:// (a USB stick, a file share), and its dice check runs there too."""
     from chronicle.site import build, check_out
 
     opts = options(ctx)

@@ -113,12 +113,9 @@ COMMANDS = {
         "Ctrl-D or `exit` leaves."),
     "proof": ("checkpoints", "proof",
         "An inclusion proof of an event (C2SP tlog-proof): the event, its audit path and a signed checkpoint."),
-    "serve": ("chronicle", "serve",
-        "Show the campaign as web pages on this machine (read-only): the campaign at any date, sheets and charts, "
-        "why, sessions, timeline, log, and a dice check that runs in the reader's browser."),
+    "serve": ("chronicle", "serve", "Show the campaign as read-only web pages on this machine."),
     "chronicle": ("chronicle", "chronicle",
-        "Write the campaign's pages as a static site that opens from file://, with the export and the latest "
-        "checkpoint beside them, so players can keep a copy they can check."),
+        "Write the campaign's pages as a static site players can keep, with the export and latest checkpoint."),
 }
 
 # What records no fact of the campaign's own, or moves time itself: a global

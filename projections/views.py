@@ -85,6 +85,38 @@ def campaign_info(ctx) -> dict:
     }
 
 
+def today_view(ctx) -> dict:
+    """The calendar at the point: today, the world's date, season, week day, era and moons where it has them."""
+    calendar, state = ctx.campaign.calendar, ctx.campaign
+    view = {"today": calendar.format(state.today), "day": state.today, "world_date": calendar.format(state.world_day),
+            "calendar": state.calendar_spec["kind"],
+            "start": calendar.format(state.start), "days_since_start": state.today - state.start,
+            "year_days": calendar.year_days}
+    for part in ("season", "weekday", "era"):
+        said = getattr(calendar, part)(state.today) if hasattr(calendar, part) else None
+        if said:
+            view[part] = said
+    if getattr(calendar, "moons", None):
+        view["moons"] = calendar.moon_phases(state.today)
+    return view
+
+
+def who_view(ctx) -> dict:
+    """Each active character's own in-game now, and how far ahead of the world's date."""
+    calendar, world = ctx.campaign.calendar, ctx.world
+    rows = []
+    for character in world.stable.characters.values():
+        if character.status != "active":
+            continue
+        back = world.sessions.back_on(character.name)
+        away = world.sessions.current and world.sessions.current.is_activated(character.name)
+        now = max(back or world.campaign.world_day, world.campaign.world_day)
+        rows.append({"character": character.name, "player": character.player, "now": calendar.format(now),
+                     "ahead_days": now - world.campaign.world_day, "on_expedition": bool(away)})
+    rows.sort(key=lambda r: -r["ahead_days"])
+    return {"world_date": calendar.format(world.campaign.world_day), "characters": rows}
+
+
 def session_info(ctx, number: Optional[int]) -> dict:
     """One session (default: the open one, else the latest): dates, who played, treasure, deaths, its events."""
     sessions = ctx.world.sessions
@@ -134,6 +166,7 @@ def overview(ctx) -> dict:
     info["downtime"] = downtime_due(ctx)
     info["sessions"] = sessions_list(ctx)
     info["session_open"] = world.sessions.current.number if world.sessions.current else None
+    info["calendar_today"], info["who"] = today_view(ctx), who_view(ctx)["characters"]
     return info
 
 

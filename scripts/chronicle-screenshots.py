@@ -45,7 +45,7 @@ def main() -> None:
                     page.wait_for_selector(ready)
                     if name == "dice.png":
                         page.click("#check-page")
-                        page.wait_for_function("document.getElementById('check-result').dataset.ok !== ''")
+                        page.locator('#check-result:not([data-ok=""])').wait_for()
                     page.screenshot(path=str(OUT / name))
                     print(f"wrote {OUT / name}")
                 browser.close()

@@ -64,6 +64,7 @@ def test_campaign_page_shows_the_campaign_on_the_date_asked(site):
     assert figure(get(base + f"?day={day_of(tally, '1024-03-05')}")[1], "Nureddine.wealth") == "5"
     assert figure(get(base + f"?day={day_of(tally, '1024-03-11')}")[1], "Nureddine.wealth") == "6"
     assert 'id="today">1024-03-05<' in get(base + "?date=1024-03-05")[1]
+    assert "<tr><th>started</th><td>1024-03-01 (10 days ago)</td></tr>" in now  # gregorian: no seasons, no week days
     assert "Reputation with River Guild" in now and figure(now, "rep:River Guild") == "+1"
 
 
@@ -292,5 +293,6 @@ def test_a_gods_campaign_charts_black_marks_and_links_only_what_why_can_tell(pan
     page = (out / f"character-{slug('Aud')}.html").read_text()
     assert 'id="chart-black_marks"' in page and figure(page, "Aud.black_marks") == "1"
     assert re.search(r'<span class="fig" data-figure="Aud.class">–</span>', page)
+    assert re.search(r"<tr><th>season</th><td>\w+</td></tr>", (out / "index.html").read_text())  # bifrost's
     why = (out / SiteLinks().why("Aud", "black_marks")).read_text()
     assert "fled the shieldwall" in why
