@@ -5,7 +5,6 @@ from __future__ import annotations
 import errno
 import ipaddress
 import socket
-from typing import Optional
 
 import typer
 

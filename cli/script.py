@@ -98,6 +98,8 @@ def _read(file: str, each: bool) -> list[Line]:
         raise BadInput(f"cannot read {file}: {exc.strerror}") from None
     except UnicodeDecodeError:
         raise BadInput(f"cannot read {file}: it is not UTF-8 text") from None
+    except ValueError:  # a NUL in the path (found by the CLI fuzz)
+        raise BadInput(f"cannot read {file!r}: not a file name") from None
     lines = []
     for number, raw in enumerate(text.splitlines(), 1):
         shown = _quote(raw)

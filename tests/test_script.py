@@ -200,3 +200,9 @@ def test_another_writer_waits_for_the_batch_rather_than_interleaving(campaign):
         store.dispose()
         other.dispose()
     assert ours == [head + 1, head + 2] and theirs == [head + 3]
+
+
+def test_a_script_path_with_a_nul_is_refused_on_one_line(campaign):
+    # Found by the CLI fuzz: open() raises ValueError, not OSError, on "\x00".
+    said = campaign.refused("script", "plan\x00.tally").stderr
+    assert "not a file name" in said and "internal error" not in said
