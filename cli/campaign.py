@@ -29,7 +29,9 @@ def new(
 ) -> None:
     """Start a campaign: records its rules, calendar and start, and opens dice epoch 1."""
     opts = options(ctx)
-    actor = opts.who()  # a bad --actor is refused before a new ledger file is made
+    # A bad --actor, name, rules module, calendar or start is refused before a new ledger file is made.
+    actor = opts.who()
+    commands.define(name, rules=rules, calendar=calendar, start=start)
     store = opts.store(create=True)
     created, commit, *starting = commands.create(store, name, rules=rules, calendar=calendar, start=start,
                                                  actor=actor)

@@ -2,6 +2,8 @@
 
 import pytest
 
+from tests.conftest import Tally
+
 
 def test_a_new_campaign_records_its_rules_calendar_start_and_first_epoch(tally):
     created = tally.ok("campaign", "new", "Bifrost Saga", "--rules", "gods,xp", "--calendar", "bifrost",
@@ -50,6 +52,23 @@ def test_a_setting_of_a_module_the_campaign_does_not_run_is_refused(tally):
 ])
 def test_campaign_new_refusals(campaign, args, message):
     assert message in campaign.refused("campaign", "new", *args).stderr
+
+
+@pytest.mark.parametrize("args", [
+    ("Other", "--start", "1024-13-01"),
+    ("Other", "--start", "1024-03-01", "--rules", "coeac,dnd"),
+    ("Other", "--start", "1024-03-01", "--calendar", "no-such-calendar.toml"),
+    ("!bad", "--start", "1024-03-01"),
+])
+def test_a_refused_first_campaign_leaves_no_ledger_file(tmp_path, args):
+    # A referee's first typo must not leave an empty ledger behind, which the
+    # next command would then read as "no campaign yet".
+    path = tmp_path / "new.db"
+    t = Tally(f"sqlite:///{path}")
+    t.refused("campaign", "new", *args)
+    assert sorted(p.name for p in tmp_path.iterdir()) == []
+    t.ok("campaign", "new", "Other", "--start", "1024-03-01")
+    assert path.exists()
 
 
 def test_two_campaigns_need_a_choice(campaign):

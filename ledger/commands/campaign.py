@@ -18,9 +18,10 @@ from ledger.text import CAMPAIGN_LIMIT, check_text
 NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9 _'.-]{0,63}")
 
 
-def create(store: Store, name: str, *, rules: str, calendar: str, start: str,
-           actor: str) -> list[Envelope]:
-    """Record ``campaign.created`` and open the first dice epoch."""
+def define(name: str, *, rules: str, calendar: str, start: str) -> tuple[str, list[str], dict, int]:
+    """A new campaign's name, rules, calendar and start day, checked without
+    opening a ledger: the CLI asks before it makes a new ledger file, so a
+    refusal leaves none behind."""
     name = check_text(name, "a campaign's name", CAMPAIGN_LIMIT)
     if not NAME.fullmatch(name):
         raise BadInput(
@@ -28,7 +29,13 @@ def create(store: Store, name: str, *, rules: str, calendar: str, start: str,
         )
     modules = parse_rules(rules)
     spec = spec_for(calendar)
-    start_day = calendar_from_spec(spec).parse_or_day(start)
+    return name, modules, spec, calendar_from_spec(spec).parse_or_day(start)
+
+
+def create(store: Store, name: str, *, rules: str, calendar: str, start: str,
+           actor: str) -> list[Envelope]:
+    """Record ``campaign.created`` and open the first dice epoch."""
+    name, modules, spec, start_day = define(name, rules=rules, calendar=calendar, start=start)
     with store.transaction() as tx:
         if name in tx.campaigns():
             raise RuleRefused(f"a campaign named {name!r} already exists in this database")
