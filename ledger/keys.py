@@ -38,6 +38,16 @@ def referee_key_path(engine, given: Optional[str] = None) -> Path:
                    f"--key-file PATH or {ENV}=PATH (kept private to you, never in the database)")
 
 
+def key_file_exists(path: Path) -> bool:
+    """Whether a key file is already there; a path no file can have (too long,
+    a NUL, a lone surrogate) is refused on one line."""
+    try:
+        return path.exists()
+    except (OSError, ValueError) as exc:
+        reason = getattr(exc, "strerror", None) or "not a file name"
+        raise BadInput(f"cannot use {str(path)[:200]!r} as a key file: {reason}") from None
+
+
 def write_key(path: Path, signer: Signer) -> None:
     """A new key file, mode 0600, written whole or not at all; never over an existing file."""
     with writing(str(path), mode=0o600) as out:

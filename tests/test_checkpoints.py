@@ -68,6 +68,16 @@ def test_the_referee_s_key_lives_beside_a_sqlite_ledger_0600_and_never_in_it(tal
     assert "already campaign Greyhawk's checkpoint key" in t.refused("keys", "new").stderr
 
 
+def test_a_key_file_name_no_file_can_have_is_refused_on_one_line(tally_sqlite, tmp_path):
+    # Found by the CLI fuzz: a 5,000-character --key-file made Path.exists() raise
+    # "File name too long", reported as an internal error.
+    tally_sqlite.ok("campaign", "new", "Greyhawk", "--start", "1024-03-01")
+    said = tally_sqlite.refused("keys", "new", "--key-file", str(tmp_path / ("x" * 5000))).stderr
+    assert "as a key file: File name too long" in said and "internal error" not in said
+    said = tally_sqlite.refused("keys", "new", "--key-file", str(tmp_path / "k\x00")).stderr
+    assert "not a file name" in said and "internal error" not in said
+
+
 def test_a_postgresql_ledger_needs_a_key_file_named(pg_server, tmp_path):
     t = Tally(pg_server.new_database())
     t.ok("campaign", "new", "Greyhawk", "--start", "1024-03-01")

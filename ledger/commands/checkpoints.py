@@ -47,7 +47,7 @@ def new_key(store: Store, campaign: Optional[str], *, actor: str, key_file: Opti
         path = kept["path"] = keys.referee_key_path(ctx.tx.conn.engine, key_file)
         ours = recorded_model.read(ctx.tx, ctx.name, [KEYS])
         kept_origin = ours.origin(ctx.name)
-        kept["new"] = not path.exists()
+        kept["new"] = not keys.key_file_exists(path)
         if not kept["new"]:
             signer = keys.read_key(path)
             if signer.kind != ED25519:
