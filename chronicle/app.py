@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import socket
+import threading
+import time
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Optional
+from typing import Iterator, Optional
 
 from starlette.applications import Starlette
 from starlette.requests import Request
@@ -69,3 +73,27 @@ def raise_bad(message: str) -> None:
     from ledger.errors import BadInput
 
     raise BadInput(message)
+
+
+@contextmanager
+def serving_in_thread(store: Store, campaign: Optional[str] = None, start_within: float = 20) -> Iterator[str]:
+    """The chronicle served by uvicorn in a thread of this process on a free
+    loopback port, for the benchmark and the tests: its address."""
+    import uvicorn
+
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    server = uvicorn.Server(uvicorn.Config(create_app(store, campaign), log_level="warning", lifespan="off",
+                                           access_log=False))
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + start_within
+    while not server.started:
+        if time.monotonic() > deadline or not thread.is_alive():
+            raise RuntimeError("the chronicle server did not start")
+        time.sleep(0.02)
+    try:
+        yield f"http://127.0.0.1:{sock.getsockname()[1]}/"
+    finally:
+        server.should_exit = True
+        thread.join(10)

@@ -8,37 +8,12 @@ page is reported apart: it pays for the fold the others reuse."""
 from __future__ import annotations
 
 import random
-import socket
 import statistics
-import threading
 import time
 import urllib.request
-from contextlib import contextmanager
-from typing import Iterator
 from urllib.parse import urlencode
 
 PAGES_PER_KIND = 10
-
-
-@contextmanager
-def _serving(store, name: str) -> Iterator[str]:
-    import uvicorn
-
-    from chronicle.app import create_app
-
-    sock = socket.socket()
-    sock.bind(("127.0.0.1", 0))
-    server = uvicorn.Server(uvicorn.Config(create_app(store, name), log_level="warning", lifespan="off",
-                                           access_log=False))
-    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
-    thread.start()
-    while not server.started:
-        time.sleep(0.02)
-    try:
-        yield f"http://127.0.0.1:{sock.getsockname()[1]}/"
-    finally:
-        server.should_exit = True
-        thread.join(10)
 
 
 def _addresses(store, name: str, seed: int, count: int) -> dict[str, list[str]]:
@@ -73,7 +48,9 @@ def _addresses(store, name: str, seed: int, count: int) -> dict[str, list[str]]:
 def pages(store, name: str, seed: int, count: int = PAGES_PER_KIND) -> dict:
     """Median milliseconds per kind of page, and the slowest kind's median."""
     figures, medians = {}, []
-    with _serving(store, name) as base:
+    from chronicle.app import serving_in_thread
+
+    with serving_in_thread(store, name) as base:
         for kind, addresses in _addresses(store, name, seed, count).items():
             times = []
             for address in addresses:

@@ -7,8 +7,6 @@ import os
 import re
 import subprocess
 import sys
-import threading
-import time
 import urllib.error
 import urllib.request
 from contextlib import contextmanager
@@ -48,29 +46,11 @@ def get(url: str) -> tuple[int, str]:
         return exc.code, exc.read().decode()
 
 
-@contextmanager
 def serving(store, campaign=None):
-    """The chronicle's app under uvicorn in this process, on a free loopback port: its base URL."""
-    import socket
+    """The chronicle served in a thread of the test process: its address."""
+    from chronicle.app import serving_in_thread
 
-    import uvicorn
-
-    from chronicle.app import create_app
-
-    sock = socket.socket()
-    sock.bind(("127.0.0.1", 0))
-    server = uvicorn.Server(uvicorn.Config(create_app(store, campaign), log_level="warning", lifespan="off"))
-    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 20
-    while not server.started:
-        assert time.monotonic() < deadline, "the chronicle server did not start"
-        time.sleep(0.05)
-    try:
-        yield f"http://127.0.0.1:{sock.getsockname()[1]}/"
-    finally:
-        server.should_exit = True
-        thread.join(10)
+    return serving_in_thread(store, campaign)
 
 
 @contextmanager
