@@ -9,7 +9,7 @@ import re
 from typing import Optional
 from urllib.parse import quote, urlencode
 
-from projections.names import key
+from ledger.names import key
 
 
 def slug(name: str) -> str:

@@ -13,7 +13,7 @@ from jinja2 import Environment, PackageLoader, select_autoescape
 from markupsafe import Markup
 
 from chronicle.charts import step_chart, timeline_band
-from ledger.commands.base import load
+from projections.reading import load
 from ledger.errors import BadInput
 from ledger.events.registry import known_types
 from ledger.store import Store

@@ -18,7 +18,7 @@ from chronicle.links import SiteLinks
 from chronicle.pages import Chronicle
 from ledger.errors import BadInput
 from ledger.store import Store
-from ledger.transfer import export
+from commands.transfer import export
 from projections import views
 from projections.timeline import Pin
 

@@ -9,7 +9,7 @@ import typer
 from cli.context import options
 from cli.output import GAME_DATE, JSON_OPTION, RULING
 from cli.session import _print_events
-from ledger.commands import boons as commands
+from commands import boons as commands
 
 boon_app = typer.Typer(help="Boons: each one gained is chosen from a list (004 l.501-504, l.533).",
                        no_args_is_help=True)

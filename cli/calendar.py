@@ -9,8 +9,8 @@ import typer
 from cli.context import options
 from cli.output import AS_OF, AS_RECORDED, AT_EVENT, AT_SESSION, JSON_OPTION, print_json, print_pairs, print_table
 from cli.session import _print_events
-from ledger.commands import calendar as commands
-from ledger.commands.base import query
+from commands import calendar as commands
+from projections.reading import query
 from projections.timeline import Pin
 from projections.views import today_view, who_view
 
@@ -73,7 +73,7 @@ def import_(ctx: typer.Context,
             json: bool = JSON_OPTION) -> None:
     """Convert another tool's calendar to a tally calendar, say what it could not carry, and bring in its notes."""
     from ledger.files import writing
-    from ledger.imports import calendar_file
+    from commands.imports import calendar_file
 
     opts = options(ctx)
     converted = calendar_file.read(path)

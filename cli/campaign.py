@@ -8,10 +8,10 @@ import typer
 
 from cli.context import options
 from cli.output import AS_OF, AS_RECORDED, AT_EVENT, AT_SESSION, JSON_OPTION, print_json, print_pairs, print_table
-from ledger.commands import campaign as commands
+from commands import campaign as commands
 from projections.describe import line
 from projections.timeline import Pin
-from ledger.commands.base import load, query
+from projections.reading import load, query
 from ledger.settings import SETTINGS
 from projections.views import campaign_info as describe
 

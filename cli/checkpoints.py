@@ -9,7 +9,7 @@ import typer
 
 from cli.context import options
 from cli.output import JSON_OPTION, print_json, print_table
-from ledger.commands import checkpoints as commands
+from commands import checkpoints as commands
 from ledger.errors import BadInput, NotFound
 from ledger.files import check_target, writing
 
@@ -33,7 +33,7 @@ def read_text(path: str, what: str) -> str:
 
 def _recorded(ctx: typer.Context, *types: str):
     """The campaign's checkpoint events of these types (projections/checkpoints.py)."""
-    from ledger.commands.base import resolve_campaign
+    from projections.reading import resolve_campaign
     from projections import checkpoints
 
     opts = options(ctx)
@@ -232,7 +232,7 @@ def proof(
     json: bool = JSON_OPTION,
 ) -> None:
     """An inclusion proof of an event (C2SP tlog-proof): the event, its audit path and a signed checkpoint."""
-    from ledger.commands.base import resolve_campaign
+    from projections.reading import resolve_campaign
     from ledger.tlog import parse_checkpoint
     from projections.checkpoints import inclusion
 

@@ -53,7 +53,7 @@ def serve(
     The campaign at any date, sheets and charts, why, sessions, timeline, log, and a dice check that runs
     in the reader's browser."""
     from chronicle.app import create_app
-    from ledger.commands.base import load
+    from projections.reading import load
 
     opts = options(ctx)
     if opts.game_date is not None:

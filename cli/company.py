@@ -12,8 +12,8 @@ from cli.output import (AS_OF, AS_RECORDED, AT_EVENT, AT_SESSION, GAME_DATE, JSO
                          print_table)
 from cli.parsing import faces, names
 from cli.session import _print_events
-from ledger.commands import company as commands
-from ledger.commands.base import query
+from commands import company as commands
+from projections.reading import query
 from projections.timeline import Pin
 from projections.company import reputation_after
 from ledger.errors import BadInput

@@ -66,7 +66,7 @@ def tree_(
 def snapshot(ctx: typer.Context,
              drop: bool = typer.Option(False, "--drop", help="Delete every snapshot (derived data: nothing is lost).")) -> None:
     """Snapshot every campaign's folded state (every 1,000 events through its history, and now), or drop them all."""
-    from ledger.replay import build_snapshots
+    from projections.replay import build_snapshots
 
     store = options(ctx).store()
     with store.transaction() as tx:

@@ -9,8 +9,8 @@ import typer
 
 from cli.context import options
 from cli.output import AS_OF, AS_RECORDED, AT_EVENT, AT_SESSION, JSON_OPTION, print_json, print_table
-from ledger.commands import dice as commands
-from ledger.commands.base import query
+from commands import dice as commands
+from projections.reading import query
 from ledger.dice.check import EPIC_FAILURE, EPIC_SUCCESS
 from ledger.dice.expression import DROPPED, EXTRA, REROLLED, parse
 from ledger.errors import BadInput
@@ -90,7 +90,7 @@ def audit(
     json: bool = JSON_OPTION,
 ) -> None:
     """Re-derive every roll of every revealed epoch and check its commitment."""
-    from ledger.dice.audit import audit as run_audit
+    from projections.audit import audit as run_audit
 
     if epoch != "all" and not (epoch.isascii() and epoch.isdigit()):
         raise BadInput(f"audit takes an epoch number or all, not {epoch!r}")

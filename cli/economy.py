@@ -11,8 +11,8 @@ from cli.output import GAME_DATE, JSON_OPTION, RULING, print_json
 from cli.parsing import faces, pairs
 from cli.inventory import CARRIES, DEPLETION, SLOTS
 from cli.session import _print_events
-from ledger.commands import economy as commands
-from ledger.commands.inventory import Kit
+from commands import economy as commands
+from commands.inventory import Kit
 
 treasure_app = typer.Typer(help="Treasure hordes found in a session, and their division.", no_args_is_help=True)
 wealth_app = typer.Typer(help="Wealth: improve it by wagering Cash.", no_args_is_help=True)

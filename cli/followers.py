@@ -9,7 +9,7 @@ import typer
 from cli.context import options
 from cli.output import GAME_DATE, JSON_OPTION, RULING
 from cli.session import _print_events
-from ledger.commands import followers as commands
+from commands import followers as commands
 
 app = typer.Typer(help="Followers: loyal companions, and refilling a Feat's position.", no_args_is_help=True)
 

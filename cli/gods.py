@@ -11,8 +11,8 @@ from cli.output import (AS_OF, AS_RECORDED, AT_EVENT, AT_SESSION, GAME_DATE, JSO
                          print_pairs)
 from cli.parsing import faces
 from cli.session import _print_events
-from ledger.commands import gods as commands
-from ledger.commands.base import query
+from commands import gods as commands
+from projections.reading import query
 from projections.timeline import Pin
 from projections.divine import odds as divine_odds
 

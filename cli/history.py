@@ -8,7 +8,7 @@ import typer
 
 from cli.context import options
 from cli.output import AS_OF, AS_RECORDED, AT_EVENT, AT_SESSION, JSON_OPTION, print_json, print_table
-from ledger.commands.base import load, query
+from projections.reading import load, query
 from ledger.errors import BadInput, NotFound
 from projections.timeline import SESSION_EDGES, Pin
 from projections.views import figure_story

@@ -10,7 +10,7 @@ from cli.context import options
 from cli.output import GAME_DATE, JSON_OPTION, RULING
 from cli.parsing import faces
 from cli.session import _print_events
-from ledger.commands import hit_points as commands
+from commands import hit_points as commands
 
 hp_app = typer.Typer(help="Hit points: damage, healing and Bonus HP (004 l.83-89).", no_args_is_help=True)
 rest_app = typer.Typer(help="Rests: short (up to 3 HP) and long (every lost HP) (004 l.114-116).",

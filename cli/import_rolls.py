@@ -8,7 +8,7 @@ import typer
 
 from cli.context import options
 from cli.output import JSON_OPTION, print_json, print_table
-from ledger.commands import import_rolls as commands
+from commands import import_rolls as commands
 from ledger.errors import BadInput
 
 

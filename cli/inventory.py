@@ -10,7 +10,7 @@ from cli.context import options
 from cli.output import GAME_DATE, JSON_OPTION, RULING
 from cli.parsing import faces
 from cli.session import _print_events
-from ledger.commands import inventory as commands
+from commands import inventory as commands
 
 app = typer.Typer(help="Inventory: twelve Slots, items found and used, Depletion (004 l.552-564).",
                   no_args_is_help=True)

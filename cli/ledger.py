@@ -9,8 +9,8 @@ import typer
 
 from cli.context import options
 from cli.output import JSON_OPTION, RULING, print_json, print_table
-from ledger.commands.base import load, query
-from ledger.commands.void import void as void_event
+from projections.reading import load, query
+from commands.void import void as void_event
 from ledger.errors import BadInput
 from ledger.events.registry import known_types
 from ledger.store import describe
@@ -68,7 +68,7 @@ def verify(
     from ledger.errors import ChainBroken, CheckpointRefuted, SnapshotRefuted, TreeBroken
     from ledger.notes import parse_vkey
     from ledger.tlog import parse_checkpoint
-    from ledger.verification import check_kept, verify_database
+    from projections.verification import check_kept, verify_database
 
     kept = [(path, parse_checkpoint(read_text(path, "the checkpoint"), path)) for path in against or []]
     keys = [parse_vkey(k, "--key") for k in key or []]
@@ -169,7 +169,7 @@ def export(
     force: bool = typer.Option(False, "--force", help="Replace the file if it exists."),
 ) -> None:
     """Write the whole log, with hashes, as JSON Lines (dice secrets stay behind)."""
-    from ledger.transfer import export as run_export
+    from commands.transfer import export as run_export
 
     store = options(ctx).store()
     count = run_export(store, file, force=force)
@@ -182,7 +182,7 @@ def import_(
     json: bool = JSON_OPTION,
 ) -> None:
     """Re-verify an exported log and append what this database lacks."""
-    from ledger.transfer import import_file
+    from commands.transfer import import_file
 
     result = import_file(options(ctx).store(create=True), file)
     if json:

@@ -9,8 +9,8 @@ import typer
 from cli.context import options
 from cli.output import AS_OF, AS_RECORDED, AT_EVENT, AT_SESSION, GAME_DATE, JSON_OPTION, RULING, print_json, print_table
 from cli.session import _print_events
-from ledger.commands import dated_notes as commands
-from ledger.commands.base import query
+from commands import dated_notes as commands
+from projections.reading import query
 from projections.notes import notes_view
 from projections.timeline import Pin
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Iterable, Optional
 
-from ledger.commands.dice import parse_hand_faces
+from commands.dice import parse_hand_faces
 from ledger.errors import BadInput
 
 

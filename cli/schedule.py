@@ -9,8 +9,8 @@ import typer
 from cli.context import options
 from cli.output import JSON_OPTION, print_json, print_table
 from cli.session import _print_events
-from ledger import schedule as commands
-from ledger.commands.base import query
+from commands import schedule as commands
+from projections.reading import query
 
 app = typer.Typer(help="Real-time jobs: one in-game day per real day, reminders.", no_args_is_help=True)
 runner_app = typer.Typer(help="Run the scheduler.", no_args_is_help=True)

@@ -10,8 +10,8 @@ from cli.context import options
 from cli.output import (AS_OF, AS_RECORDED, AT_EVENT, AT_SESSION, GAME_DATE, JSON_OPTION, RULING, print_json,
                          print_pairs)
 from cli.parsing import faces, faces_by_name
-from ledger.commands import hazards, session as commands
-from ledger.commands.base import query
+from commands import hazards, session as commands
+from projections.reading import query
 from projections.timeline import Pin
 from projections.describe import line
 from projections.views import session_info as session_view

@@ -139,7 +139,7 @@ class Names:
         return self._known.get(kind, [])
 
     def _read(self) -> dict[str, list[str]]:
-        from ledger.commands.base import query
+        from projections.reading import query
         from ledger.errors import TallyError
         from projections.roster import roster
 

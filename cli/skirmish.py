@@ -10,7 +10,7 @@ from cli.context import options
 from cli.output import GAME_DATE, JSON_OPTION, RULING
 from cli.parsing import faces
 from cli.session import _print_events
-from ledger.commands import skirmish as commands
+from commands import skirmish as commands
 
 luck_app = typer.Typer(help="Luck points (skirmish): spend one to re-roll, or force a re-roll.", no_args_is_help=True)
 wound_app = typer.Typer(help="Permanent, cumulative wounds (skirmish) and their healing.", no_args_is_help=True)

@@ -10,8 +10,8 @@ from cli.context import options
 from cli.output import (AS_OF, AS_RECORDED, AT_EVENT, AT_SESSION, GAME_DATE, JSON_OPTION, RULING, print_json,
     print_pairs, print_table)
 from cli.parsing import faces, names, pairs
-from ledger.commands import hit_points, stable as commands
-from ledger.commands.base import query
+from commands import hit_points, stable as commands
+from projections.reading import query
 from projections.timeline import Pin
 from ledger.errors import NotFound
 from projections.describe import line

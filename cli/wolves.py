@@ -11,8 +11,8 @@ from cli.output import (AS_OF, AS_RECORDED, AT_EVENT, AT_SESSION, GAME_DATE, JSO
                          print_table)
 from cli.parsing import faces
 from cli.session import _print_events
-from ledger.commands import wolves as commands
-from ledger.commands.base import query
+from commands import wolves as commands
+from projections.reading import query
 from projections.timeline import Pin
 
 companion_app = typer.Typer(help="Companions (wolves): one per full 1000 sp; each takes a half share.",

@@ -10,8 +10,8 @@ from cli.context import options
 from cli.output import GAME_DATE, JSON_OPTION, RULING
 from cli.parsing import faces
 from cli.session import _print_events
-from ledger.commands import skill as skills
-from ledger.commands import xp as commands
+from commands import skill as skills
+from commands import xp as commands
 
 vow_app = typer.Typer(help="Vows (xp module): one open at a time; treasure XP is halved until fulfilled.",
                       no_args_is_help=True)

@@ -220,3 +220,14 @@ def verify_stored(rows: Iterable[tuple], *, start: int = 1, prev: str = GENESIS)
         prev = row[13]
         expected_position += 1
     return expected_position - start, prev
+
+
+def stored_line(row: tuple) -> str:
+    """A stored row (COLUMNS order) as its export line: the canonical JSON of the
+    envelope with the payload exactly as stored, never decoded or upcast, so the
+    line carries the bytes the hash covers, under the schema they were recorded in.
+    (A quote inside a string value is escaped, so the first unescaped
+    ``"payload":null`` is the member itself.)"""
+    fields = dict(zip(COLUMNS, row))
+    stored = fields.pop("payload")
+    return canonical_json({**fields, "payload": None}).replace('"payload":null', '"payload":' + stored, 1)

@@ -13,11 +13,11 @@ waits for the flush after releasing it (``_flushed``).
 from __future__ import annotations
 
 import hashlib
-import itertools
+import importlib.util
 import json
 import os
 import sqlite3
-from contextlib import contextmanager, suppress
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Callable, Iterator, Mapping, Optional, Sequence
 
@@ -29,9 +29,11 @@ from sqlalchemy.engine import Connection, Engine
 from ledger import secrets as ledger_secrets
 from ledger.chain import GENESIS, canonical_json, row_hash
 from ledger.clock import format_instant, utc_now
+from ledger.cursors import driver_cursor, stream_rows
 from ledger.envelope import Envelope, NewEvent, Pending
 from ledger.errors import ConcurrencyConflict, SnapshotUnusable, StoreError
 from ledger.events.upcasters import CURRENT, upcast
+from ledger.tree import grow
 from ledger.schema import SCHEMA_REVISION, events, snapshot_blobs, snapshots
 
 DEFAULT_DB = "tally.db"
@@ -116,46 +118,6 @@ def snapshot_digest(campaign: str, position: int, *, since: int, min_game_time: 
     return hashlib.sha256(b"tally-snapshot-1\n" + header.encode() + b"\n" + state).hexdigest()
 
 
-# The append path's statements go straight to the driver's cursor: every
-# append runs them, and the SQL layer's bookkeeping around each statement
-# cost more than running it. Written with ? and adapted to the driver's markers.
-def driver_cursor(conn: Connection, sql: str, params=(), *, many: bool = False):
-    if conn.dialect.paramstyle != "qmark":
-        sql = sql.replace("?", "%s")
-    cursor = conn.connection.driver_connection.cursor()
-    (cursor.executemany if many else cursor.execute)(sql, params)
-    return cursor
-
-
-_CURSORS = itertools.count()
-
-
-def stream_rows(conn: Connection, sql: str, params: tuple = ()) -> Iterator[tuple]:
-    """A query's rows as tuples, streamed with flat memory: on SQLite straight
-    from the driver's cursor, on PostgreSQL from a server-side cursor.
-    Written with ? like driver_cursor."""
-    if conn.dialect.name == "sqlite":
-        cursor = conn.connection.driver_connection.cursor()
-        try:
-            cursor.execute(sql, params)
-            while batch := cursor.fetchmany(5000):
-                yield from batch
-        finally:  # if the caller stopped early, the connection may already be gone
-            with suppress(conn.dialect.dbapi.Error):
-                cursor.close()
-        return
-    # A named cursor is a server-side one: the rows come 5,000 at a time. (The SQL
-    # layer's yield_per on exec_driver_sql fetched the whole result into memory.)
-    cursor = conn.connection.driver_connection.cursor(name=f"tally_rows_{next(_CURSORS)}")
-    try:
-        cursor.execute(sql.replace("?", "%s"), params)
-        while batch := cursor.fetchmany(5000):
-            yield from batch
-    finally:
-        with suppress(conn.dialect.dbapi.Error):
-            cursor.close()
-
-
 class Store:
     """One database of campaigns."""
 
@@ -221,10 +183,8 @@ class Store:
         from alembic import command
         from alembic.config import Config
 
-        import migrations
-
         config = Config()
-        config.set_main_option("script_location", str(Path(migrations.__file__).parent))
+        config.set_main_option("script_location", migrations_folder())
         with self._connect(write=True) as conn, conn.begin():
             before = conn.execute(sa.text("SELECT version_num FROM alembic_version")).scalar() \
                 if sa.inspect(conn).has_table("alembic_version") else None
@@ -449,7 +409,6 @@ class Transaction:
             raise StoreError(
                 "another writer recorded the same stream version at the same time: run the command again"
             ) from None
-        from ledger.tree import grow  # the tree's module needs this one: imported once, when first used
 
         self._edge = grow(self.conn, rows, self._edge)
 
@@ -756,6 +715,16 @@ def _make_engine(url: str, *, create: bool) -> Engine:
     elif engine.dialect.name != "postgresql":
         raise StoreError(f"tally supports SQLite and PostgreSQL, not {engine.dialect.name}")
     return engine
+
+
+def migrations_folder() -> str:
+    """Where the schema's history lies. Alembic runs those scripts itself; the
+    store only names their folder (the migrations stand on the core, not the
+    other way round)."""
+    spec = importlib.util.find_spec("migrations")
+    if spec is None or not spec.submodule_search_locations:
+        raise StoreError("this installation of tally lacks its migrations folder: reinstall tally")
+    return spec.submodule_search_locations[0]
 
 
 def db_mode() -> int:

@@ -18,10 +18,10 @@ from __future__ import annotations
 import unicodedata
 
 from ledger.errors import BadInput
-from projections.names import key
+from ledger.names import key
 
 # A name (player, character, faction, stronghold, god, project, ship…). A
-# stream is named from a name's key (projections/names.py), which case
+# stream is named from a name's key (ledger/names.py), which case
 # folding can make at most three times as long: 60 characters keep
 # "stronghold:" + key within the 200 of events.stream.
 NAME_LIMIT = 60

@@ -24,7 +24,7 @@ from sqlalchemy.engine import Connection
 from ledger import merkle
 from ledger.errors import StoreError, TreeBroken
 from ledger.merkle import Node
-from ledger.store import driver_cursor as _cursor, stream_rows
+from ledger.cursors import driver_cursor as _cursor, stream_rows
 
 _BATCH = 5000
 # A node already there can only be one left past the head by hand (it covers events not yet

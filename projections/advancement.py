@@ -9,7 +9,7 @@ from typing import Optional
 
 from ledger.envelope import Envelope
 from ledger.rules.xp import expertise_claims, level_for
-from projections.names import key
+from ledger.names import key
 from projections.frozen import replace
 
 

@@ -8,7 +8,7 @@ from typing import Optional
 
 from ledger.envelope import Envelope
 from ledger.rules.wolves import SHIPS, companions_allowed
-from projections.names import key
+from ledger.names import key
 from projections.frozen import replace
 
 

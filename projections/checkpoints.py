@@ -105,7 +105,7 @@ def inclusion(tx, campaign: str, position: int, kept: Optional[tlog.Checkpoint] 
     cosignatures recorded for it). The proof's ``extra`` is the event's
     export line: the leaf is SHA-256(0x00 || SHA-256 of its hashed fields)."""
     from ledger import merkle
-    from ledger.transfer import stored_line
+    from ledger.chain import stored_line
 
     head = tx.head()[0]
     if not 1 <= position <= head:

@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 
 from ledger.envelope import Envelope
 from ledger.rules.coeac import garrison_population, tag_kind
-from projections.names import key
+from ledger.names import key
 from projections.frozen import replace
 
 

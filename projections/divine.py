@@ -10,7 +10,7 @@ from typing import Iterable, Optional
 from ledger.envelope import Envelope
 from ledger.rules import gods
 from ledger.settings import in_force
-from projections.names import key
+from ledger.names import key
 from projections.frozen import replace
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ledger.envelope import Envelope
-from projections.names import key
+from ledger.names import key
 from projections.frozen import replace
 
 WEEK = 7  # l.640: "one other substantial Downtime Action per week"

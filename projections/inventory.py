@@ -8,7 +8,7 @@ from typing import Optional
 
 from ledger.envelope import Envelope
 from projections.frozen import replace
-from projections.names import key
+from ledger.names import key
 
 BASE_SLOTS = 12  # l.553: "Each character has twelve Inventory Slots"
 FOLLOWER_SLOTS = 3  # l.559: "Porters and other human hirelings/Followers may each carry three Slots"

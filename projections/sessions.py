@@ -10,7 +10,7 @@ from sys import intern
 from typing import Iterator, Optional
 
 from ledger.envelope import Envelope
-from projections.names import key
+from ledger.names import key
 from projections.frozen import replace
 
 # What a session's opening logs by itself; anything else means play has begun.

@@ -8,7 +8,7 @@ from typing import Optional
 from ledger.settings import in_force
 from projections.downtime import view
 from projections.inventory import load
-from projections.names import key
+from ledger.names import key
 from projections.world import World
 
 

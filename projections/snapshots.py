@@ -7,7 +7,7 @@ once, apart, and shared by every snapshot that holds them. It is decoded
 into the read models' own dataclasses by a typed decoder that checks every
 field's type; nothing in it is ever executed or names code. ledger/store.py
 checks a stored row (its digest, the event it is bound to, its blobs)
-before its state reaches ``load``; ledger/replay.py decides when one may
+before its state reaches ``load``; projections/replay.py decides when one may
 serve a query.
 """
 

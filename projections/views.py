@@ -1,6 +1,6 @@
 """The read side's queries: plain data about a campaign at a point, for the
 command line, the web view and the static site alike (each takes the
-campaign as ``ledger.commands.base.load`` gives it). No caller computes a
+campaign as ``projections.reading.load`` gives it). No caller computes a
 figure itself: it prints or renders what these return."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from ledger.errors import BadInput, NotFound
 from ledger.events.registry import known_types
 from projections import world as world_model
 from projections.describe import line
-from projections.names import key
+from ledger.names import key
 from projections.sheet import sheet
 from projections.timeline import VOID, recorded
 from projections.why import ATTEMPTS, Folded, fold_held, sheet_moved, story, subject_figure, unknown_subject

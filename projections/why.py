@@ -17,7 +17,7 @@ from ledger.envelope import Envelope
 from ledger.rules.coeac import COMPANY
 from projections import world as world_model
 from projections.describe import line
-from projections.names import key
+from ledger.names import key
 from projections.sheet import sheet
 from projections.timeline import VOID, Point
 

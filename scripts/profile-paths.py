@@ -45,15 +45,15 @@ def main() -> None:
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
 
-    from ledger.bench_peer import BATCH, _payloads
+    from bench.peer import BATCH, _payloads
     from ledger.chain import verify_stored
     from ledger.envelope import NewEvent
     from ledger.events.stable import CashChanged
     from ledger.files import writing
-    from ledger.generator import NAME, generate
-    from ledger.replay import world_at
+    from bench.generator import NAME, generate
+    from projections.replay import world_at
     from ledger.store import Store
-    from ledger.transfer import import_file
+    from commands.transfer import import_file
     from projections.timeline import NOW
 
     work = Path(tempfile.mkdtemp(prefix="tally-profile-"))

@@ -192,13 +192,13 @@ def pantheon(tally_sqlite) -> Tally:
 
 def generated(tmp_path, *, events: int, seed: int, players: int = 40, years: int = 3,
               name: str = "generated") -> str:
-    """A generated campaign (ledger/generator.py) imported without snapshots into
+    """A generated campaign (bench/generator.py) imported without snapshots into
     a new SQLite file; its URL."""
     import io
 
-    from ledger.generator import generate
+    from bench.generator import generate
     from ledger.store import Store
-    from ledger.transfer import import_file
+    from commands.transfer import import_file
 
     buffer = io.StringIO()
     generate(buffer, events=events, players=players, years=years, seed=seed)
@@ -214,7 +214,7 @@ def generated(tmp_path, *, events: int, seed: int, players: int = 40, years: int
 def kept_seed(url: str, number: int) -> str:
     """An epoch's secret seed, read where the ledger keeps it (ledger/secrets.py),
     as the referee's own tally would."""
-    from ledger.commands.base import load
+    from projections.reading import load
     from ledger.secrets import DICE_SEED
     from ledger.store import Store
 

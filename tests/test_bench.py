@@ -3,8 +3,8 @@ against time), and the generator's promises: valid, chained, deterministic."""
 
 import io
 
-from ledger.benchmark import run
-from ledger.generator import generate
+from bench.benchmark import run
+from bench.generator import generate
 from tests.conftest import Tally
 
 

@@ -172,7 +172,7 @@ def test_calendar_show_says_which_date_is_which(tally):
 
 
 def test_a_schema_1_advance_reads_as_schema_2_without_a_span_or_note():
-    from ledger.events import decode
+    from ledger.events.registry import decode
     from ledger.events.upcasters import upcast
 
     stored = {"from_day": 1, "to_day": 8, "days": 7, "why": "a week", "run": None}

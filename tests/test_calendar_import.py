@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from ledger.calendar import calendar_from_spec
-from ledger.imports import calendar_file
+from commands.imports import calendar_file
 
 IMPORTS = Path(__file__).parent.parent / "fixtures" / "imports"
 FC = {name: IMPORTS / f"fantasy-calendar-{name}-export.json" for name in ("gregorian", "harptos-custom", "imperial")}

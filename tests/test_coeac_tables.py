@@ -87,7 +87,7 @@ def test_specialty_classes_and_the_words_their_lines_capitalise():
 def test_inventory_rest_aid_and_broken_gear_figures():
     # 004 l.553 (twelve Slots), l.559 (three a Follower), l.560 (six a pack animal), l.563 (Depletion 1-20),
     # l.115 (up to three HP), l.100 (Medicine Ob 3), l.107 (three items break)
-    from ledger.commands import hazards, hit_points, inventory as inventory_commands
+    from commands import hazards, hit_points, inventory as inventory_commands
     from projections import inventory
 
     t = TABLES["inventory"]

@@ -9,21 +9,21 @@ from __future__ import annotations
 import subprocess
 import sys
 
-from ledger.commands.base import query
-from ledger.commands.economy import change_cash
+from projections.reading import query
+from commands.economy import change_cash
 from ledger.errors import RuleRefused
-from ledger.generator import NAME, generate
+from bench.generator import NAME, generate
 from ledger.store import Store
-from ledger.transfer import import_file
-from ledger.verification import verify_database
+from commands.transfer import import_file
+from projections.verification import verify_database
 
 WRITER = """
 import sys
-from ledger.commands.economy import change_cash
+from commands.economy import change_cash
 from ledger.envelope import NewEvent
 from ledger.errors import RuleRefused
 from ledger.events.stable import CashChanged
-from ledger.generator import NAME
+from bench.generator import NAME
 from ledger.store import Store
 
 url, actor, tries = sys.argv[1], sys.argv[2], int(sys.argv[3])

@@ -14,7 +14,7 @@ import sys
 import pytest
 
 from ledger.chain import canonical_json, stored_hash
-from ledger.events import known_types, model_for
+from ledger.events.registry import known_types, model_for
 from ledger.events.upcasters import current_schema, upcast
 from ledger.store import Store
 from tests.conftest import Tally

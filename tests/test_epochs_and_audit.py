@@ -6,7 +6,7 @@ import sys
 
 import pytest
 
-from ledger.commands.dice import roll
+from commands.dice import roll
 from ledger.store import Store
 from tests import independent_verifier
 from tests.conftest import kept_seed, tamper
@@ -95,8 +95,8 @@ def test_the_secret_seed_never_shows_before_its_reveal(campaign, tmp_path):
 
 CRASH = r"""
 import os, sys
-from ledger.commands.base import load
-from ledger.commands.dice import roll_event
+from projections.reading import load
+from commands.dice import roll_event
 from ledger.store import Store
 store = Store(sys.argv[1])
 with store.transaction() as tx:

@@ -86,7 +86,7 @@ def test_char_new_help_says_the_coeac_module_requires_max_hp(ledger):
 
 
 def test_an_unexpected_error_is_one_line_with_a_hint(campaign, monkeypatch):
-    from ledger.commands import dice
+    from commands import dice
 
     def broken(*args, **kwargs):
         raise RuntimeError("disk on fire\nsecond line")

@@ -7,9 +7,9 @@ import io
 
 import pytest
 
-from ledger import transfer
+from commands import transfer
 from ledger.errors import BadInput
-from ledger.generator import generate
+from bench.generator import generate
 from ledger.store import Store
 
 
@@ -90,7 +90,7 @@ def test_a_bulk_load_into_an_empty_ledger_builds_its_indexes_after_the_rows(db_u
     good.write_text("".join(lines))
     result = transfer.import_file(store, str(good), snapshots=False, workers=0)
     assert result.added == len(lines) and later <= _indexes(store)
-    from ledger.verification import verify_database
+    from projections.verification import verify_database
 
     assert verify_database(store).events == len(lines)
     store.dispose()

@@ -4,7 +4,7 @@ import json
 from decimal import Decimal
 from pathlib import Path
 
-from ledger.imports import foundry
+from commands.imports import foundry
 
 IMPORTS = Path(__file__).parent.parent / "fixtures" / "imports"
 HYRULE = IMPORTS / "foundry-hyrule-messages.db"
@@ -105,7 +105,7 @@ def test_roll20_and_ddb_logs_keep_every_die_and_which_were_dropped(campaign):
 
 
 def test_a_schema_1_roll_reads_as_schema_2_with_no_source_and_nothing_dropped():
-    from ledger.events import decode
+    from ledger.events.registry import decode
     from ledger.events.upcasters import upcast
 
     stored = {"expression": "2d6", "dice": [3, 4], "total": 7, "epoch": 1, "nonce": 0, "verifiable": True,

@@ -15,10 +15,10 @@ import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
-from ledger.commands import calendar, campaign, company, downtime, economy, stable
+from commands import calendar, campaign, company, downtime, economy, stable
 from ledger.errors import TallyError
-from ledger.invariants import invariants, premises
-from ledger.replay import world_at
+from commands.invariants import invariants, premises
+from projections.replay import world_at
 from ledger.store import Store
 from projections import world as world_model
 from projections.timeline import VOID, Point

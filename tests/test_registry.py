@@ -5,7 +5,7 @@ from typing import Literal
 import pytest
 
 from ledger.errors import BadInput
-from ledger.events import decode, known_types
+from ledger.events.registry import decode, known_types
 from ledger.events.campaign import SettingChanged
 from ledger.events.registry import EventModel, register
 from ledger.events.upcasters import upcaster

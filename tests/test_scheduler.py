@@ -3,7 +3,7 @@ database; missed days caught up exactly once; runs idempotent."""
 
 from freezegun import freeze_time
 
-from ledger import schedule
+from commands import schedule
 from ledger.store import Store
 
 

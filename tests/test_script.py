@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from ledger.commands.dice import roll
+from commands.dice import roll
 from ledger.store import Store
 from tests.conftest import Tally
 
@@ -88,7 +88,7 @@ def test_a_usage_error_names_its_line_and_keeps_nothing(campaign, tmp_path):
 
 
 def test_an_internal_error_in_a_line_rolls_back_the_whole_script(campaign, tmp_path, monkeypatch):
-    from ledger import replay
+    from projections import replay
 
     calls = []
     take = replay.take_due_snapshot

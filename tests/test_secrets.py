@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 import sqlalchemy as sa
 
-from ledger.commands.base import load
+from projections.reading import load
 from ledger.secrets import DICE_SEED, file_beside
 from ledger.store import Store
 from tests import independent_verifier
@@ -202,8 +202,8 @@ def test_a_secrets_file_that_is_not_sqlite_refuses_every_roll_and_new_epoch_writ
 
 CRASH = r"""
 import os, sys
-from ledger.commands.base import load
-from ledger.commands.dice import reveal_events
+from projections.reading import load
+from commands.dice import reveal_events
 from ledger.store import Store
 store = Store(sys.argv[1])
 with store.transaction() as tx:

@@ -180,9 +180,9 @@ def test_words_are_split_as_the_shell_will_read_them():
 
 
 def test_the_benchmark_times_commands_through_the_shells_own_runner(tmp_path):
-    """cli/shell_bench.py: real commands on a generated campaign, each through run_line."""
-    from cli.shell_bench import LINES, REPEATS, figures
-    from ledger.generator import NAME
+    """bench/shell.py: real commands on a generated campaign, each through run_line."""
+    from bench.shell import LINES, REPEATS, figures
+    from bench.generator import NAME
     from tests.conftest import Tally, generated
 
     url = generated(tmp_path, events=2000, seed=3)

@@ -78,7 +78,7 @@ def put_row(url: str, position: int, state: bytes, *, blobs: dict[str, bytes] | 
 
 
 def the_world(url: str, position: int):
-    from ledger import replay
+    from projections import replay
     from projections.timeline import Point
 
     store = Store(url)

@@ -6,8 +6,8 @@ from pathlib import Path
 import pytest
 from freezegun import freeze_time
 
-from ledger import replay
-from ledger.commands.base import load
+from projections import replay
+from projections.reading import load
 from ledger.store import Store
 from projections.timeline import Pin
 from tests.conftest import generated
@@ -134,7 +134,7 @@ def test_tiled_snapshots_serve_every_axis_of_a_long_campaign_and_agree_with_a_re
     """A generated campaign (late facts, voids) snapshotted every 50 events: at
     random points on the three axes the snapshot path equals a fold from
     nothing, and it reads only a few stretches of the log."""
-    from ledger.generator import NAME
+    from bench.generator import NAME
 
     store = Store(generated(tmp_path, events=4000, players=8, years=2, seed=11))
     with store.transaction() as tx:
@@ -167,7 +167,7 @@ def test_snapshots_share_the_packed_session_archive_and_refuse_a_missing_blob(tm
 
     import sqlalchemy as sa
 
-    from ledger.generator import NAME
+    from bench.generator import NAME
     from ledger.errors import SnapshotUnusable
     from projections import sessions, snapshots
 

@@ -17,7 +17,7 @@ from cli.context import Options
 from ledger.calendar import MAX_DAY
 from ledger.errors import BadInput
 from ledger.text import ACTOR_LIMIT, NAME_LIMIT, check_name, check_text
-from projections.names import key
+from ledger.names import key
 from tests.conftest import Tally
 
 

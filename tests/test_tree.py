@@ -98,7 +98,7 @@ def test_an_import_grows_the_tree_of_the_whole_file(tmp_path, db_url):
 
     source = Store(generated(tmp_path, events=3000, seed=5))
     copy = Store(db_url)
-    from ledger.transfer import export, import_file
+    from commands.transfer import export, import_file
 
     export(source, str(tmp_path / "log.jsonl"))
     import_file(copy, str(tmp_path / "log.jsonl"), snapshots=False)

@@ -7,7 +7,7 @@ from contextlib import closing
 
 import pytest
 
-from ledger import verification
+from projections import verification
 from ledger.chain import verify_stored
 from ledger.errors import ChainBroken
 from ledger.store import Store
@@ -60,8 +60,8 @@ def test_a_missing_event_at_a_stretch_boundary_is_found(long_log):
 @pytest.fixture
 def snapshotted(tmp_path, monkeypatch):
     """A generated campaign (late facts, voids) snapshotted every 50 events, checked in runs from 1,000 events."""
-    from ledger import replay
-    from ledger.generator import NAME
+    from projections import replay
+    from bench.generator import NAME
 
     url = generated(tmp_path, events=3000, seed=7)
     store = Store(url)
@@ -76,7 +76,7 @@ def forge_cash(url, position, cash):
     """Rewrite the snapshot at ``position`` so that its first character holds ``cash``, digest and all."""
     import sqlalchemy as sa
 
-    from ledger.generator import NAME
+    from bench.generator import NAME
     from ledger.store import snapshot_digest
     from projections import snapshots
     from projections.frozen import replace
@@ -185,8 +185,8 @@ def test_a_snapshot_that_lies_about_its_place_in_the_tiling_is_named(snapshotted
 def test_a_query_tries_three_snapshots_then_folds_from_nothing_with_the_same_answer(snapshotted):
     import sqlalchemy as sa
 
-    from ledger.commands.base import load
-    from ledger.generator import NAME
+    from projections.reading import load
+    from bench.generator import NAME
 
     store = Store(snapshotted)
     with store.reading() as tx:

@@ -97,7 +97,7 @@ def test_archiving_closed_sessions_changes_no_answer(tmp_path, monkeypatch):
 @pytest.mark.parametrize("campaign, script", [("Central Oregon", None), ("Wolves", "wolves-start.tally"),
                                               ("Bifrost", "bifrost-gods.tally")])
 def test_a_rebuild_that_skips_unread_payloads_gives_what_reading_them_all_gives(tally_sqlite, campaign, script):
-    from ledger.replay import world_at
+    from projections.replay import world_at
     from projections.timeline import NOW
 
     store = Store(played(tally_sqlite, campaign, script))

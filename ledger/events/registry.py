@@ -16,6 +16,13 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 from ledger.errors import BadInput
 from ledger.events import upcasters
 
+# One module per area; each registers its event types when imported. They are
+# imported when first needed — by a command that records one of their events,
+# or by the registry when it decodes — so a roll at the table does not build
+# the models of every rules module first.
+MODULES = ("calendar", "campaign", "checkpoints", "coeac", "dice", "downtime", "gods", "skirmish", "stable", "wolves",
+           "xp")
+
 _MODELS: dict[str, type["EventModel"]] = {}
 
 
@@ -97,8 +104,6 @@ def _load_all() -> None:
     if _loaded:
         return
     from importlib import import_module
-
-    from ledger.events import MODULES
 
     for name in MODULES:
         import_module(f"ledger.events.{name}")

@@ -196,3 +196,17 @@ def manifestation_eligible(active_days: int, dormant_days: int, year_days: int, 
     if clock == "weighted":
         return active_days * 10 + dormant_days >= 10 * year_days
     return active_days >= year_days or dormant_days >= 10 * year_days
+
+
+def adoption_refused(world, character: str, rule: str, today: int) -> Optional[str]:
+    """Why a god may not be adopted now, under god_adoption (001 l.745), or None.
+    ``world`` is the campaign's folded world: its sessions say who is out on an
+    expedition and who has been on one."""
+    session = world.sessions.current
+    if session is not None and session.is_activated(character):
+        return (f"{character} is out on session {session.number}'s expedition: a god is chosen before the game "
+                "begins (001 l.745)")
+    if rule == "before_play" and next(world.sessions.expeditions(character, today), None) is not None:
+        return (f"{character} has already been on an expedition: a god is chosen before the game begins "
+                "(001 l.745; `tally campaign set god_adoption safe_time` allows one between expeditions)")
+    return None

@@ -1,0 +1,322 @@
+"""Cash, Wealth, buying and selling, treasure (004 l.146-174, l.600-606, l.751-769).
+
+Every wager is rolled as a pool of d6 counting 4-6 and always lost (l.151).
+A wager command can be asked for its exact odds first (``dry_run``): the
+plan is computed in a read-only transaction and nothing is written.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Optional, Sequence
+
+from ledger import settings
+from commands.base import acting, character_stream, clean_text, find_character, record
+from projections.reading import Context, query
+from commands.batch import Batch
+from commands.inventory import Kit, item_gained, room_check
+from commands.session import session_stream
+from commands.xp import treasure_into
+from ledger.dice.expression import parse
+from ledger.dice.odds import chance_at_least
+from ledger.envelope import Envelope, NewEvent
+from ledger.errors import BadInput, NotFound, RuleRefused
+from ledger.events.coeac import ItemBought, ItemDropped, ItemSold, WealthAttempted
+from ledger.events.stable import CashChanged, TreasureDivided, TreasureFound
+from ledger.rules import coeac
+from ledger.text import LABEL_LIMIT
+from ledger.names import key
+
+
+@dataclass
+class Plan:
+    """A wager worked out before rolling: what the dry run shows."""
+
+    character: str
+    ob: int
+    pool: int
+    wager: int
+    chance: Optional[float] = None
+    exact: Optional[str] = None
+    details: dict = field(default_factory=dict)
+
+    def with_odds(self) -> "Plan":
+        if 0 < self.pool < self.ob:
+            raise RuleRefused(
+                f"{self.pool} dice can never make {self.ob} successes: wager more (the Cash would be lost for nothing)"
+            )
+        if self.pool > 0 and self.ob > 0:
+            p = chance_at_least(parse(f"{self.pool}{coeac.POOL}"), self.ob)
+            self.chance, self.exact = float(p), f"{p.numerator}/{p.denominator}"
+        elif self.ob <= 0:
+            self.chance, self.exact = 1.0, "1/1"
+        return self
+
+    def as_dict(self) -> dict:
+        return {"character": self.character, "ob": self.ob, "pool": self.pool, "wager": self.wager,
+                "chance": self.chance, "exact": self.exact, **self.details}
+
+
+def attempt_period(ctx: Context) -> tuple[str, str]:
+    """What a once-per-session attempt counts in, and the attempt_limit in
+    force: from one session's opening to the next's (004 l.171, l.185), or
+    under ``epoch`` the session or the downtime epoch between sessions."""
+    limit = settings.in_force(ctx.campaign.settings, "attempt_limit")
+    return (ctx.period if limit == "epoch" else ctx.world.sessions.cycle), limit
+
+
+def check_rank_up(ctx: Context, what: str, rating: int, maximum: int, periods: frozenset[str],
+                  source: str) -> None:
+    """A rank can be bought one at a time, up to the maximum, one attempt per
+    session whatever the result."""
+    if rating >= maximum:
+        raise RuleRefused(f"{what} is at {maximum}, the highest rank")
+    period, limit = attempt_period(ctx)
+    if period in periods:
+        when = f"since {period} opened" if period.startswith("session ") else \
+            period if period.startswith("before") else f"in {period}"
+        raise RuleRefused(f"{what} was already tried {when}: once per session, success or failure ({source}; "
+                          f"attempt_limit {limit})")
+
+
+def check_wager(holder, wager: int, *, minimum: int = 1) -> None:
+    """``holder``: a character, or anything with a name and Cash (the Company)."""
+    if wager < minimum:
+        raise BadInput(f"wager at least {minimum} Cash")
+    if wager > holder.cash:
+        raise RuleRefused(f"{holder.name} has {holder.cash} Cash and cannot wager {wager}")
+
+
+# -- treasure ------------------------------------------------------------------
+
+def add_treasure(store, campaign, cash: int, *, source: str, actor: str,
+                 game_date: Optional[str] = None, ruling: Optional[str] = None) -> Envelope:
+    source = clean_text(source, "--from")
+
+    def decide(ctx: Context) -> list[NewEvent]:
+        if ctx.session is None:
+            raise RuleRefused("treasure is found during a session: open one first")
+        if cash < 1:
+            raise BadInput("a horde holds at least 1 Cash")
+        return [NewEvent(session_stream(ctx.session.number),
+                         TreasureFound(cash=cash, source=source, currency=currency(ctx)),
+                         game_time=ctx.today, session=ctx.session.number)]
+
+    return record(store, campaign, actor, decide, game_date=game_date, ruling=ruling)[0]
+
+
+def split_treasure(store, campaign, shares: dict[str, int], *, set_aside: Optional[dict[str, int]] = None,
+                   actor: str, game_date: Optional[str] = None, ruling: Optional[str] = None) -> list[Envelope]:
+    def decide(ctx: Context) -> list[NewEvent]:
+        session = ctx.session
+        if session is None:
+            raise RuleRefused("no session is open: treasure is divided at the end of the session it was found in")
+        if not session.undivided:
+            raise RuleRefused(f"no treasure waits to be divided in session {session.number}")
+        if not shares and not set_aside:
+            named, companions = even_shares(ctx, session)
+        else:
+            named, companions = _named_shares(ctx, session, shares), {}
+        held = {}
+        for name, cash in (set_aside or {}).items():
+            player = ctx.world.stable.player(name)
+            if player is None:
+                raise NotFound(f"no player named {name!r}")
+            if key(player.name) in {key(p) for p in session.activated}:
+                raise RuleRefused(f"{player.name} played this session: give their character a share instead")
+            held[player.name] = _share(cash, player.name)
+        total = sum(named.values()) + sum(held.values()) + sum(companions.values())
+        if total != session.undivided:
+            raise RuleRefused(
+                f"the shares add up to {total} but {session.undivided} was found: account for the whole horde"
+            )
+        batch = Batch(ctx)
+        batch.add(session_stream(session.number), TreasureDivided(
+            total=total, shares=named, set_aside=held, companions=companions, currency=currency(ctx)))
+        if ctx.campaign.runs("xp"):
+            treasure_into(ctx, batch, named)
+        return batch.done()
+
+    return record(store, campaign, actor, decide, game_date=game_date, ruling=ruling)
+
+
+def currency(ctx: Context) -> str:
+    """Hordes are counted in Cash dice (coeac), or silver pennies (wolves, 000 l.62)."""
+    return "sp" if ctx.campaign.runs("wolves") and not ctx.campaign.runs("coeac") else "cash"
+
+
+def even_shares(ctx: Context, session) -> tuple[dict[str, int], dict[str, int]]:
+    """Equal shares for the characters present; under wolves each of their
+    companions takes a half share (000 l.248). What does not divide evenly goes
+    one unit at a time to the characters, in the order they were activated."""
+    present = [c for c in (ctx.world.stable.character(n) for n in session.activated.values()) if c.status == "active"]
+    if not present:
+        raise RuleRefused("no character present can take a share")
+    companions = [c for ch in present for c in ctx.world.band.of(ch.name).companions] \
+        if ctx.campaign.runs("wolves") else []
+    halves = 2 * len(present) + len(companions)
+    unit, rest = divmod(session.undivided, halves)
+    named = {ch.name: 2 * unit for ch in present}
+    for i in range(rest):
+        named[present[i % len(present)].name] += 1
+    return named, {c: unit for c in companions}
+
+
+def _named_shares(ctx: Context, session, shares: dict[str, int]) -> dict[str, int]:
+    named = {}
+    for name, cash in shares.items():
+        character = find_character(ctx, name)
+        if not session.is_activated(character.name):
+            raise RuleRefused(f"{character.name} was not on this expedition: only present characters share (004 l.630)")
+        if ctx.campaign.runs("wolves") and ctx.world.band.of(character.name).companions:
+            raise RuleRefused(f"{character.name}'s companions take half shares (000 l.248): run `tally treasure split` "
+                              "with no shares to divide the horde evenly")
+        named[character.name] = _share(cash, character.name)
+    return named
+
+
+def _share(cash: int, who: str) -> int:
+    if cash < 0:
+        raise BadInput(f"{who}'s share cannot be negative")
+    return cash
+
+
+def change_cash(store, campaign, name: str, delta: int, *, why: str, actor: str,
+                game_date: Optional[str] = None, ruling: Optional[str] = None) -> Envelope:
+    why = clean_text(why, "--why")
+
+    def decide(ctx: Context) -> list[NewEvent]:
+        character = find_character(ctx, name)
+        if delta == 0:
+            raise BadInput("a Cash change of 0 changes nothing")
+        if character.cash + delta < 0:
+            raise RuleRefused(f"{character.name} has {character.cash} Cash; cannot take away {-delta}")
+        return [NewEvent(character_stream(character.name), CashChanged(character=character.name, delta=delta, why=why),
+                         game_time=ctx.today, session=ctx.session_number)]
+
+    return record(store, campaign, actor, decide, game_date=game_date, ruling=ruling)[0]
+
+
+# -- Wealth ---------------------------------------------------------------------
+
+def plan_wealth(ctx: Context, name: str, wager: int) -> Plan:
+    character = acting(ctx, name)
+    check_rank_up(ctx, f"{character.name}'s Wealth", character.wealth, coeac.MAX_WEALTH,
+                  character.wealth_periods, "004 l.171")
+    check_wager(character, wager)
+    rank = character.wealth + 1
+    return Plan(character.name, coeac.wealth_ob(rank), wager, wager,
+                details={"rank_from": character.wealth, "rank_to": rank}).with_odds()
+
+
+def improve_wealth(store, campaign, name: str, *, wager: int, actor: str,
+                   hand: Optional[Sequence[int]] = None, dry_run: bool = False,
+                   game_date: Optional[str] = None, ruling: Optional[str] = None):
+    if dry_run:
+        return query(store, campaign, lambda ctx: plan_wealth(ctx, name, wager))
+
+    def decide(ctx: Context) -> list[NewEvent]:
+        plan = plan_wealth(ctx, name, wager)
+        batch = Batch(ctx, hand)
+        roll, _, successes = batch.roll(f"{wager}{coeac.POOL}", character=plan.character,
+                                        why=f"improve Wealth to {plan.details['rank_to']}, Ob {plan.ob}")
+        period, limit = attempt_period(ctx)
+        batch.add(character_stream(plan.character), WealthAttempted(
+            character=plan.character, rank_from=plan.details["rank_from"],
+            ob=plan.ob, wager=wager, successes=successes, succeeded=successes >= plan.ob, period=period,
+            limit=limit), cause=roll)
+        return batch.done()
+
+    return record(store, campaign, actor, decide, game_date=game_date, ruling=ruling)
+
+
+# -- buying and selling -----------------------------------------------------------
+
+def plan_purchase(ctx: Context, name: str, cost: int, wager: int, scarce: bool, item: str = "",
+                  kit: Optional[Kit] = None) -> Plan:
+    """The purchase's odds; with ``kit`` (goods to carry, not a service) it must
+    also find room in the buyer's inventory, checked before any Cash is wagered."""
+    character = acting(ctx, name)
+    if cost < 0:
+        raise BadInput("a Cost cannot be negative")
+    if kit is not None:
+        item_gained(ctx, character, item, kit, source="bought", why="")
+    rule = ctx.campaign.settings["purchase_rule"]
+    effective = cost + (1 if scarce else 0)  # l.604: scarcity, usually Cost +1
+    details = {"rule": rule, "cost": cost, "scarcity": scarce, "wealth": character.wealth}
+    if rule == "pool":  # l.149-153: Ob = Cost; [Wealth] dice plus wagered Cash
+        check_wager(character, wager, minimum=0)
+        pool = character.wealth + wager
+        if pool == 0:
+            raise RuleRefused(f"{character.name} has Wealth 0: wager Cash to have any dice to roll")
+        return Plan(character.name, effective, pool, wager, details=details).with_odds()
+    ob = effective - character.wealth  # l.601: Ob = Cost − Wealth, wagered Cash only
+    if ob <= 0:  # l.603: a flat single Cash die, no wager, no roll
+        if wager:
+            raise RuleRefused(f"at Ob {ob} the item costs one Cash die flat, no wager (004 l.603): drop --wager")
+        if character.cash < 1:
+            raise RuleRefused(f"{character.name} needs 1 Cash for this purchase and has none")
+        return Plan(character.name, ob, 0, 0, details={**details, "flat": True}).with_odds()
+    check_wager(character, wager)
+    return Plan(character.name, ob, wager, wager, details=details).with_odds()
+
+
+def buy(store, campaign, name: str, item: str, *, cost: int, wager: int, actor: str, scarce: bool = False,
+        kit: Optional[Kit] = None, hand: Optional[Sequence[int]] = None, dry_run: bool = False,
+        game_date: Optional[str] = None, ruling: Optional[str] = None):
+    """Goods bought go into the inventory (``kit``); a service (no kit) is not carried."""
+    item = clean_text(item, "the item", LABEL_LIMIT)
+    kit = kit.checked() if kit is not None else None
+    if dry_run:
+        return query(store, campaign, lambda ctx: plan_purchase(ctx, name, cost, wager, scarce, item, kit))
+
+    def decide(ctx: Context) -> list[NewEvent]:
+        plan = plan_purchase(ctx, name, cost, wager, scarce, item, kit)
+        batch = Batch(ctx, hand)
+        d = plan.details
+        if d.get("flat"):
+            successes, cause, succeeded, spent = None, None, True, 1
+        else:
+            cause, _, successes = batch.roll(f"{plan.pool}{coeac.POOL}", character=plan.character,
+                                             why=f"buy {item}, Ob {plan.ob}")
+            succeeded, spent = successes >= plan.ob, wager
+        bought = batch.add(character_stream(plan.character), ItemBought(
+            character=plan.character, item=item, cost=cost, scarcity=scarce, wealth=d["wealth"], rule=d["rule"],
+            ob=plan.ob, wager=wager, pool=plan.pool, successes=successes, succeeded=succeeded, cash_spent=spent),
+            cause=cause)
+        if succeeded and kit is not None:
+            buyer = ctx.world.stable.character(plan.character)
+            batch.add(character_stream(plan.character), item_gained(ctx, buyer, item, kit, source="bought",
+                                                                   why=f"bought for Cost {cost}"), cause=bought)
+        return batch.done()
+
+    return record(store, campaign, actor, decide, game_date=game_date, ruling=ruling)
+
+
+def sell(store, campaign, name: str, item: str, *, cost: int, actor: str,
+         hand: Optional[Sequence[int]] = None,
+         game_date: Optional[str] = None, ruling: Optional[str] = None) -> list[Envelope]:
+    item = clean_text(item, "the item", LABEL_LIMIT)
+
+    def decide(ctx: Context) -> list[NewEvent]:
+        character = acting(ctx, name)
+        if cost < 0:
+            raise BadInput("a Cost cannot be negative")
+        batch = Batch(ctx, hand)
+        # l.605-606: Cost below Wealth yields pocket change; above, roll (Cost − Wealth)
+        # dice, one Cash per success. Cost equal to Wealth: the book is silent; nothing.
+        dice = max(0, cost - character.wealth)
+        gained, cause = 0, None
+        if dice:
+            cause, _, gained = batch.roll(f"{dice}{coeac.POOL}", character=character.name, why=f"sell {item}")
+        sold = batch.add(character_stream(character.name), ItemSold(
+            character=character.name, item=item, cost=cost, wealth=character.wealth, dice=dice,
+            cash_gained=gained), cause=cause)
+        goods = ctx.world.inventory.item(character.name, item)
+        if goods is not None:  # what was carried leaves the inventory
+            room_check(character, tuple(i for i in ctx.world.inventory.of(character.name) if i is not goods))
+            batch.add(character_stream(character.name), ItemDropped(character=character.name, item=goods.name,
+                                                                    why="sold"), cause=sold)
+        return batch.done()
+
+    return record(store, campaign, actor, decide, game_date=game_date, ruling=ruling)

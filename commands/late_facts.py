@@ -1,0 +1,134 @@
+"""A fact logged late (or a void) checked along the timeline before it is
+written: the campaign is folded from the day it changes to now with it
+included, and the invariants and every later decision's premises
+(commands/invariants.py) are checked after each event. The first thing it
+breaks refuses the command, unless the referee rules it accepted."""
+
+from __future__ import annotations
+
+import heapq
+from typing import Optional, Sequence
+
+from projections import replay
+from ledger.envelope import Envelope, NewEvent, Pending
+from ledger.errors import RuleRefused
+from ledger.events.campaign import RulingRecorded
+from commands.invariants import DAY_PREMISES, PREMISES, invariants, premises
+from projections import world as world_model
+from projections.timeline import VOID, Point
+
+
+def _checked(event_type: str) -> bool:
+    return event_type in PREMISES or event_type in DAY_PREMISES or world_model.needs_payload(event_type)
+
+
+def _read(event_type: str) -> bool:
+    return event_type == VOID or _checked(event_type)
+
+
+def _pending(ctx, new_events: Sequence[NewEvent]) -> list[Envelope]:
+    """The new events as the fold will see them (positions after the head, in order)."""
+    head = ctx.tx.head()[0]
+    return [Envelope(head + i + 1, ctx.name, e.stream, 0, e.event.type_name(), e.event.schema_version,
+                     e.game_time, "", e.session, ctx.actor, None, e.event.payload(), "", "")
+            for i, e in enumerate(new_events)]
+
+
+def first_break(ctx, new_events: Sequence[NewEvent]) -> Optional[tuple[Envelope, str]]:
+    """The first event recorded after the new ones' place in the timeline that
+    they would break, with what would no longer hold; or None."""
+    tx, name = ctx.tx, ctx.name
+    pending = _pending(ctx, new_events)
+    voided = {e.payload["target"] for e in pending if e.type == VOID}
+    facts = [e for e in pending if e.type != VOID]
+    starts = [(e.game_time, e.position) for e in facts]
+    for target in voided:
+        found = tx.get(target)
+        if found is not None:
+            starts.append((found.game_time, found.position))
+    if not starts:
+        return None
+    first = min(starts)
+    later = tx.read(name, upto=ctx.upto, from_day=first[0] + (0 if voided else 1), fold_order=True,
+                    payload_if=_read)
+    if next(later, None) is None:  # nothing recorded on a later day: the command decided against it all
+        return None
+    later.close()
+    # A fact for the day the command was decided on goes after every event of
+    # that day: the world the command loaded is where the fold starts. A void
+    # (or facts on other days) starts from the day before its earliest.
+    on_its_day = not voided and {e.game_time for e in facts} == {ctx.point.as_of}
+    from_day = first[0] + 1 if on_its_day else first[0]
+    stretch = list(tx.read(name, upto=ctx.upto, from_day=from_day, fold_order=True, payload_if=_read))
+    # Only a void recorded after the stretch's earliest event can withdraw one of its events.
+    earliest = min((e.position for e in stretch), default=ctx.upto)
+    withdrawn = {v.payload["target"] for v in tx.read(name, types=[VOID], after=earliest, upto=ctx.upto)}
+    recorded = [e for e in stretch if e.type != VOID and e.position not in withdrawn]
+    base = ctx.world if on_its_day else replay.world_at(tx, name, Point(as_of=first[0] - 1), upto=ctx.upto)
+    baseline = _Baseline(base, recorded)
+    world = base
+    for e in heapq.merge(recorded, facts, key=lambda e: (e.game_time, e.position)):
+        if e.position in voided:
+            continue
+        checking = (e.game_time, e.position) >= first and _checked(e.type)
+        problem = premises(world, e) if checking else None
+        try:
+            world = world_model.apply(world, e)
+        except (LookupError, AttributeError, TypeError, ValueError):  # what it acts on would not be there
+            return e, UNFOLDABLE
+        if checking and problem is None:
+            problem = invariants(world, e)
+        if problem is not None and not (e.position <= ctx.upto and baseline.broken_at(e)):
+            return e, problem
+    return None
+
+
+class _Baseline:
+    """The timeline as recorded, folded only as far as asked: a problem it
+    already had (a ruling accepted it) is not the new fact's doing."""
+
+    def __init__(self, world, recorded: list[Envelope]) -> None:
+        self.world, self.events, self.next = world, recorded, 0
+
+    def broken_at(self, target: Envelope) -> bool:
+        while self.next < len(self.events):
+            e = self.events[self.next]
+            self.next += 1
+            problem = premises(self.world, e) if e is target else None
+            self.world = world_model.apply(self.world, e)
+            if e is target:
+                return (problem or invariants(self.world, e)) is not None
+        return False
+
+
+UNFOLDABLE = "what it acts on would no longer exist"
+
+
+def checked(ctx, new_events: Sequence[NewEvent], ruling: Optional[str]) -> list[NewEvent]:
+    """The events to append: as decided, refused if they break the timeline,
+    or with the referee's ruling that accepts them anyway."""
+    new_events = list(new_events)
+    if not new_events:
+        return new_events
+    found = first_break(ctx, new_events)
+    if found is None:
+        if ruling is not None:
+            raise RuleRefused("--ruling accepts a fact that breaks a later event, and this one breaks none: "
+                              "repeat the command without --ruling")
+        return new_events
+    e, problem = found
+    day = ctx.campaign.calendar.format(e.game_time)
+    where = "this fact itself" if e.position > ctx.upto else f"event {e.position} ({e.type}, {day})"
+    if problem is UNFOLDABLE and e.position <= ctx.upto:
+        # No ruling can accept this one: every later command would fail to fold the campaign.
+        raise RuleRefused(f"this would break {where}: {problem}, and the ledger could no longer be folded. "
+                          f"Void event {e.position} first; nothing was written")
+    if ruling is None:
+        raise RuleRefused(
+            f"this would break {where}: {problem}. Void event {e.position} and record it again, or repeat "
+            f"the command with --ruling \"why\" to accept it; nothing was written"
+            if e.position <= ctx.upto else f"this would break {where}: {problem}; nothing was written")
+    first = new_events[0]
+    return new_events + [NewEvent(first.stream, RulingRecorded(ruling=ruling, breaks=f"{where}: {problem}",
+                                                               ruled_by=ctx.actor),
+                                  game_time=first.game_time, session=first.session, cause=Pending(0))]

@@ -1,0 +1,157 @@
+"""Skill rolls, expertise and hit dice (seed 002 l.71-76, l.92-95, l.160-195):
+an adventurer's resources, spent in play and restored in safe time."""
+
+from __future__ import annotations
+
+from typing import Optional, Sequence
+
+from commands.base import character_stream, clean_text, find_character, record
+from projections.reading import Context
+from commands.batch import Batch
+from commands.xp import in_safe_time
+from ledger.envelope import NewEvent, Pending
+from ledger.errors import BadInput, RuleRefused
+from ledger.events.xp import ExpertiseGained, HitDiceRestored, HitDiceSpent, SkillRolled
+from ledger.rules import xp as rules
+from ledger.text import LABEL_LIMIT
+from projections.advancement import Progress
+
+MAX_MODIFIER = 20  # attribute modifiers run -3 to +3 (l.184); encumbrance and the like add a few more
+
+
+def _adventurer(ctx: Context, name: str) -> tuple[str, Progress]:
+    ctx.require("xp")
+    character = find_character(ctx, name)
+    return character.name, ctx.world.advancement.of(character.name)
+
+
+def attribute_named(text: str) -> str:
+    attribute = text.strip().upper()
+    if attribute not in rules.ATTRIBUTES:
+        raise BadInput(f"{text!r} is not an attribute: one of {', '.join(rules.ATTRIBUTES)} (002 l.22-23)")
+    return attribute
+
+
+def _no_hit_dice(character: str, p: Progress) -> RuleRefused:
+    return RuleRefused(f"{character} has {p.hit_dice_left} hit dice left (level {p.level}, {p.hd_spent} spent): "
+                       "they come back in safe time, or one a turn on a CON roll (`tally hd restore`)")
+
+
+def _skill_roll(ctx: Context, batch: Batch, character: str, progress: Progress, *, attribute: str, modifier: int,
+                expertise: Optional[str], hit_die: bool, why: str) -> tuple[Pending, str]:
+    """Roll and record one skill roll; its event and its result."""
+    if abs(modifier) > MAX_MODIFIER:
+        raise BadInput(f"--mod {modifier} is out of range: a skill roll's modifiers add up to -{MAX_MODIFIER} "
+                       f"to +{MAX_MODIFIER}")
+    area = None
+    if expertise is not None:
+        area = progress.area(expertise)
+        if area is None:
+            known = ", ".join(a for a, _ in progress.expertise) or "none yet"
+            raise RuleRefused(f"{character} has no expertise in {expertise!r} (areas: {known}); "
+                              f"`tally expertise add {character} AREA --attribute ATTR`")
+        if area[1] != attribute:
+            raise RuleRefused(f"{character}'s expertise in {area[0]} relates to {area[1]} only, not {attribute} "
+                              "(002 l.95: \"once it's set, it's set\")")
+        if ctx.period in progress.expertise_periods:
+            raise RuleRefused(f"{character} has already called on expertise in this {ctx.period.split()[0]}: "
+                              "once per session (002 l.94)")
+    if hit_die and progress.hit_dice_left < 1:
+        raise _no_hit_dice(character, progress)
+    expression = rules.EXPERTISE_DICE if area else rules.SKILL_DICE
+    roll, _, natural = batch.roll(expression, character=character, why=f"skill roll, {attribute}: {why}")
+    total = rules.skill_total(natural, modifier + (1 if hit_die else 0))
+    result = rules.skill_result(total)
+    stream = character_stream(character)
+    rolled = batch.add(stream, SkillRolled(
+        character=character, attribute=attribute, modifier=modifier, expertise=area[0] if area else None,
+        hit_die=hit_die, natural=natural, total=total, result=result, why=why, period=ctx.period), cause=roll)
+    if hit_die:  # l.75: "A hit dice can be expended to add +1 to any other roll"
+        batch.add(stream, HitDiceSpent(character=character, count=1, on="roll", why=f"+1 to a skill roll: {why}",
+                                       left=progress.hit_dice_left), cause=rolled)
+    return rolled, result
+
+
+def skill(store, campaign, name: str, attribute: str, *, why: str, actor: str, modifier: int = 0,
+          expertise: Optional[str] = None, hit_die: bool = False, hand: Optional[Sequence[int]] = None,
+          game_date: Optional[str] = None, ruling: Optional[str] = None):
+    """l.160-179: 2D6 + modifiers against the skill table; a 12 grants new expertise."""
+    why = clean_text(why, "--why")
+    attribute = attribute_named(attribute)
+
+    def decide(ctx: Context) -> list[NewEvent]:
+        character, progress = _adventurer(ctx, name)
+        batch = Batch(ctx, hand)
+        _skill_roll(ctx, batch, character, progress, attribute=attribute, modifier=modifier,
+                    expertise=expertise, hit_die=hit_die, why=why)
+        return batch.done()
+
+    return record(store, campaign, actor, decide, game_date=game_date, ruling=ruling)
+
+
+def add_expertise(store, campaign, name: str, area: str, *, attribute: str, actor: str,
+                  game_date: Optional[str] = None, ruling: Optional[str] = None):
+    """l.94-95, l.105, l.179: the first area, one for each odd level, one for each skill roll of 12."""
+    area = clean_text(area, "the area of expertise", LABEL_LIMIT)
+    attribute = attribute_named(attribute)
+
+    def decide(ctx: Context) -> list[NewEvent]:
+        character, progress = _adventurer(ctx, name)
+        if progress.area(area) is not None:
+            raise RuleRefused(f"{character} already has expertise in {progress.area(area)[0]}")
+        held, claims = len(progress.expertise), progress.expertise_claims
+        if held >= claims:
+            raise RuleRefused(f"{character} holds {held} area(s) of expertise, all that level {progress.highest} "
+                              "allows: another comes with an odd level (3, 5…) or a skill roll of 12 "
+                              "(002 l.105, l.179)")
+        return [NewEvent(character_stream(character), ExpertiseGained(
+            character=character, area=area, attribute=attribute, claims=claims, held=held), game_time=ctx.today)]
+
+    return record(store, campaign, actor, decide, game_date=game_date, ruling=ruling)
+
+
+def spend_hit_dice(store, campaign, name: str, count: int, *, on: str, why: str, actor: str,
+                   game_date: Optional[str] = None, ruling: Optional[str] = None):
+    """l.74-76: any number added to a save roll; one for +1 to any other roll."""
+    why = clean_text(why, "--why")
+
+    def decide(ctx: Context) -> list[NewEvent]:
+        character, progress = _adventurer(ctx, name)
+        if on not in ("save", "roll"):
+            raise BadInput(f"--on is save or roll, not {on!r}")
+        if count < 1:
+            raise BadInput("spend at least 1 hit die")
+        if on == "roll" and count > 1:
+            raise RuleRefused("one hit die adds +1 to a roll other than a save (002 l.75); "
+                              "any number may go to a save roll (--on save)")
+        if count > progress.hit_dice_left:
+            raise _no_hit_dice(character, progress)
+        return [NewEvent(character_stream(character), HitDiceSpent(
+            character=character, count=count, on=on, why=why, left=progress.hit_dice_left), game_time=ctx.today)]
+
+    return record(store, campaign, actor, decide, game_date=game_date, ruling=ruling)
+
+
+def restore_hit_dice(store, campaign, name: str, *, actor: str, modifier: int = 0,
+                     hand: Optional[Sequence[int]] = None, game_date: Optional[str] = None,
+                     ruling: Optional[str] = None):
+    """l.194-195: every spent hit die in safe time; on an expedition, one a turn
+    of adventure time on a successful CON skill roll."""
+    def decide(ctx: Context) -> list[NewEvent]:
+        character, progress = _adventurer(ctx, name)
+        if not progress.hd_spent:
+            raise RuleRefused(f"{character} has spent no hit dice")
+        batch = Batch(ctx, hand)
+        stream = character_stream(character)
+        if in_safe_time(ctx, character):
+            if hand:
+                raise BadInput("in safe time hit dice come back without a roll: drop --dice")
+            batch.add(stream, HitDiceRestored(character=character, count=progress.hd_spent, how="safe_time"))
+            return batch.done()
+        rolled, result = _skill_roll(ctx, batch, character, progress, attribute="CON", modifier=modifier,
+                                     expertise=None, hit_die=False, why="to restore a hit die")
+        if rules.succeeded(result):
+            batch.add(stream, HitDiceRestored(character=character, count=1, how="con_roll"), cause=rolled)
+        return batch.done()
+
+    return record(store, campaign, actor, decide, game_date=game_date, ruling=ruling)

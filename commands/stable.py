@@ -1,0 +1,172 @@
+"""Players, characters and retirement (004 l.496-519)."""
+
+from __future__ import annotations
+
+from typing import Optional, Sequence
+
+from commands.base import character_stream, clean_name, find_character, player_stream, record
+from projections.reading import Context
+from commands.batch import Batch
+from commands.skirmish import start_skirmisher
+from commands.wolves import outfit_into
+from ledger.envelope import Envelope, NewEvent
+from ledger.errors import BadInput, NotFound, RuleRefused
+from ledger.events.coeac import ReputationChanged
+from ledger.events.stable import CharacterCreated, CharacterRetired, PlayerAdded
+from ledger.rules import coeac
+from ledger.store import Store
+from ledger.names import key
+from projections.stable import Character
+
+RESERVED = {coeac.COMPANY}  # a stronghold's owner may be the Company
+
+
+def add_player(store: Store, campaign: Optional[str], name: str, *, actor: str,
+               game_date: Optional[str] = None, ruling: Optional[str] = None) -> Envelope:
+    name = clean_name(name, "a player's name")
+
+    def decide(ctx: Context) -> list[NewEvent]:
+        if ctx.world.stable.player(name):
+            raise RuleRefused(f"player {name!r} already exists")
+        if not key(name):
+            raise BadInput("a player's name needs a letter or digit")
+        return [NewEvent(player_stream(name), PlayerAdded(name=name), game_time=ctx.today,
+                         session=ctx.session_number)]
+
+    return record(store, campaign, actor, decide, game_date=game_date, ruling=ruling)[0]
+
+
+def _ratings(ctx: Context, given: dict[str, int], canonical, names: Sequence[str], what: str) -> dict[str, int]:
+    out = {}
+    for name, rating in given.items():
+        proper = canonical(name) if ctx.campaign.runs("coeac") else clean_name(name, f"a {what}'s name")
+        if not proper:
+            raise BadInput(f"unknown {what} {name!r}: choose from {', '.join(names)}")
+        if rating < 0:
+            raise BadInput(f"{what} {proper} cannot be negative")
+        out[proper] = rating
+    return out
+
+
+def new_character(store: Store, campaign: Optional[str], name: str, *, player: str, actor: str,
+                  char_class: Optional[str] = None, skills: Optional[dict[str, int]] = None,
+                  saves: Optional[dict[str, int]] = None, max_hp: Optional[int] = None,
+                  opening: Optional[dict[str, int]] = None,
+                  retirement_skills: Optional[Sequence[str]] = None,
+                  spend: Optional[Sequence[str]] = None, hand: Optional[Sequence[int]] = None,
+                  game_date: Optional[str] = None, ruling: Optional[str] = None) -> list[Envelope]:
+    name = clean_name(name, "a character's name")
+
+    def decide(ctx: Context) -> list[NewEvent]:
+        if not key(name) or key(name) in RESERVED:
+            raise BadInput(f"{name!r} cannot be a character's name")
+        if ctx.world.stable.character(name):
+            raise RuleRefused(f"a character named {name!r} already exists in this campaign")
+        owner = ctx.world.stable.player(player)
+        if owner is None:
+            raise NotFound(f"no player named {player!r}: add them with `tally player add {player}`")
+        coeac_rules = ctx.campaign.runs("coeac")
+        klass = None
+        if char_class:
+            klass = next((c for c in coeac.CLASSES if c.lower() == char_class.lower()), None) \
+                if coeac_rules else clean_name(char_class, "--class")
+            if not klass:
+                raise BadInput(f"unknown class {char_class!r}: choose from {', '.join(coeac.CLASSES)}")
+        if coeac_rules and max_hp is None:
+            raise BadInput("the coeac module needs the character's maximum HP: give --max-hp N")
+        if max_hp is not None and max_hp < 1:
+            raise BadInput("--max-hp must be at least 1 (max HP 0 is death, 004 l.86)")
+        balances = _opening(opening or {})
+        legacy_fields = _legacy(owner, retirement_skills, ctx)
+        event = CharacterCreated(
+            name=name, player=owner.name, char_class=klass,
+            skills=_ratings(ctx, skills or {}, coeac.canonical_skill, coeac.SKILLS, "Skill"),
+            saves=_ratings(ctx, saves or {}, coeac.canonical_save, coeac.SAVES, "Save"),
+            max_hp=max_hp, opening=balances, owed_boons=owner.owed_boons, **legacy_fields)
+        batch = Batch(ctx, hand)
+        batch.add(character_stream(name), event)
+        if ctx.campaign.runs("wolves"):
+            outfit_into(batch, name, spend or [])
+        elif spend:
+            raise RuleRefused("--spend is the wolves rules' hacksilver at creation; this campaign does not run them")
+        if ctx.campaign.runs("skirmish"):
+            start_skirmisher(ctx, batch, name, event.skills)
+        return batch.done()
+
+    return record(store, campaign, actor, decide, game_date=game_date, ruling=ruling)
+
+
+def _opening(opening: dict[str, int]) -> dict[str, int]:
+    balances = {k: v for k, v in opening.items() if v is not None}
+    for field_name, value in balances.items():
+        if value < 0:
+            raise BadInput(f"opening {field_name} cannot be negative")
+    if balances.get("wealth", 0) > coeac.MAX_WEALTH:
+        raise BadInput(f"Wealth is rated 0-{coeac.MAX_WEALTH} (004 l.157)")
+    return balances
+
+
+def _legacy(owner, retirement_skills, ctx: Context) -> dict:
+    """The benefits of the oldest retirement waiting for this player's next character."""
+    chosen = [s for s in (retirement_skills or []) if s.strip()]
+    if not owner.legacies:
+        if chosen:
+            raise RuleRefused(f"{owner.name} has no retired character's legacy waiting: drop --retirement-skills")
+        return {}
+    legacy = owner.legacies[0]
+    points = legacy["skill_points"]
+    skills = []
+    for name in chosen:
+        proper = coeac.canonical_skill(name)
+        if not proper:
+            raise BadInput(f"unknown Skill {name!r}: choose from {', '.join(coeac.SKILLS)}")
+        skills.append(proper)
+    if len(set(skills)) != len(skills):
+        raise BadInput("--retirement-skills must name different Skills (004 l.516: 'a different Skill')")
+    if len(skills) != points:
+        raise BadInput(
+            f"{legacy['from']} retired with {points} Skill point(s) to pass on: name exactly {points} "
+            f"different Skill(s) with --retirement-skills (given {len(skills)})"
+        )
+    return {"inherited_from": legacy["from"], "inherited_skills": skills,
+            "inherited_wealth": legacy["wealth_ranks"]}
+
+
+def retire(store: Store, campaign: Optional[str], name: str, *, actor: str,
+           rep_faction: Optional[str] = None, hand: Optional[Sequence[int]] = None,
+           game_date: Optional[str] = None, ruling: Optional[str] = None) -> list[Envelope]:
+    def decide(ctx: Context) -> list[NewEvent]:
+        ctx.require("coeac")
+        character = find_character(ctx, name)
+        session = ctx.session
+        if session is not None:
+            if session.play_started:
+                raise RuleRefused(
+                    f"session {session.number} is under way: retire only at the start of a session, before "
+                    "anything else is logged in it, or between sessions (004 l.513)"
+                )
+            if session.is_activated(character.name):
+                raise RuleRefused(f"{character.name} is activated for session {session.number} and cannot retire in it")
+        skill_points, wealth_ranks = coeac.retirement_legacy(character.boons, character.wealth)
+        batch = Batch(ctx, hand)
+        faction = clean_name(rep_faction, "--rep-faction") if rep_faction else None
+        batch.add(character_stream(character.name), CharacterRetired(
+            name=character.name, player=character.player, boons=character.boons, wealth=character.wealth,
+            skill_points=skill_points, wealth_ranks=wealth_ranks, rep_faction=faction))
+        if faction:
+            _faction_roll(ctx, batch, character, faction)
+        return batch.done()
+
+    return record(store, campaign, actor, decide, game_date=game_date, ruling=ruling)
+
+
+def _faction_roll(ctx: Context, batch: Batch, character: Character, faction: str) -> None:
+    """l.518: 1d6 + one per full five Boons; above the current Reputation, +1 (never past +6)."""
+    bonus = character.boons // 5
+    roll, _, total = batch.roll(f"1d6+{bonus}", character=character.name,
+                                why=f"retirement: faction roll for {faction}")
+    before = ctx.world.company.rep(faction)
+    if total > before:
+        batch.add(f"faction:{key(faction)}", ReputationChanged(
+            faction=faction, requested=1, before=before, limit=coeac.REPUTATION_LIMIT,
+            why=f"{character.name} retired: 1d6+{bonus} = {total} > {before}"), cause=roll)

@@ -1,0 +1,319 @@
+"""Export and import of the whole log as JSON Lines, hashes included.
+
+Import re-verifies every line before anything is kept: its fields, its
+payload against the event registry, its hash and its link to the line
+before, and that transaction time never runs backwards. The file must be a
+full log from position 1; lines the database already holds must match it
+exactly (importing twice is a no-op), and only the lines beyond the
+database's head are appended. All or nothing.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+from collections import deque
+from contextlib import closing, contextmanager
+from dataclasses import dataclass, field
+from itertools import islice
+from multiprocessing import get_all_start_methods, get_context
+from typing import Any, Iterator, Optional
+
+import msgspec
+
+from ledger.chain import COLUMNS, GENESIS, HASHED_FIELDS, canonical_json, check_canonical, is_plain, stored_hash, stored_line
+from ledger.errors import BadInput, TallyError
+from ledger.events.registry import decode
+from ledger.files import writing
+from ledger.schema import events
+from ledger.store import Store
+
+_INSTANT = re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z")
+_HEX64 = re.compile(r"[0-9a-f]{64}")
+_INTS = ("position", "version", "schema", "game_time")
+_OPTIONAL_INTS = ("session", "cause")
+_STRINGS = ("campaign", "stream", "type", "actor")
+_BATCH = 1000
+_BLOCK = 2**20  # bytes of whole lines checked at a time
+_PARALLEL_FROM = 16 * 2**20  # bytes: a smaller file is checked in this process
+_CHECKPOINT_FROM = 10_000  # events imported at once
+_REINDEX_FROM = 2**20  # bytes: a file this large loaded into an empty ledger builds its indexes after the rows
+_LATER_INDEXES = tuple(index for index in events.indexes if not index.unique)  # the read paths' indexes
+
+
+@dataclass
+class ImportResult:
+    lines: int = 0
+    added: int = 0
+    already: int = 0
+    secrets_missing: list[str] = field(default_factory=list)
+
+
+def export(store: Store, path: str, *, force: bool = False) -> int:
+    """Write the whole log to ``path``, all of it or nothing (see ledger.files)."""
+    count = 0
+    with writing(path, force=force) as out, store.reading() as tx, closing(tx.raw_rows()) as rows:
+        for row in rows:
+            out.write(stored_line(row) + "\n")
+            count += 1
+    return count
+
+
+def import_file(store: Store, path: str, *, snapshots: bool = True, workers: Optional[int] = None) -> ImportResult:
+    """Verify and append the file's new events (all or nothing), then, as
+    derived data in a second transaction, snapshot the campaigns through
+    their history so the first query after a large import is as quick as any.
+
+    Each line is checked on its own (JSON, fields, payload, hash) — in worker
+    processes, one a core, for a large file — and the chain is linked here,
+    line by line in order, so the first bad line is the one reported."""
+    try:
+        handle = open(path, "rb")
+        size = os.fstat(handle.fileno()).st_size
+    except OSError as exc:
+        raise BadInput(f"cannot read {path!r}: {exc.strerror}") from None
+    except ValueError:  # a path with a NUL in it
+        raise BadInput(f"cannot read {path!r}: not a file name") from None
+    workers = workers if workers is not None else (os.cpu_count() or 1) if size >= _PARALLEL_FROM else 0
+    result = ImportResult()
+    with handle, _checked_lines(handle, workers) as rows, store.transaction() as tx:
+        head, _, _ = tx.head()
+        # A bulk load into an empty SQLite ledger builds the secondary indexes once, after
+        # the rows, rather than row by row (the primary key and the stream-version constraint
+        # stay, and so do their checks); in the same transaction, so a refusal restores them.
+        # Not on PostgreSQL: dropping an index needs the table's owner, and would lock
+        # every reader out of the table until the load commits.
+        deferred = _LATER_INDEXES if (head == 0 and size >= _REINDEX_FROM
+                                      and tx.conn.dialect.name == "sqlite") else ()
+        for index in deferred:
+            index.drop(tx.conn)
+        prev_hash, last_recorded, batch = GENESIS, "", []
+        for number, row in rows:  # a tuple in COLUMNS order
+            position, recorded_at, prev, hash_ = row[0], row[7], row[12], row[13]
+            if prev != prev_hash:
+                raise BadInput(f"line {number}: does not follow the line before it (reordered or cut?); "
+                               "nothing imported")
+            prev_hash = hash_
+            if recorded_at < last_recorded:
+                raise BadInput(f"{path} line {number}: recorded_at runs backwards ({recorded_at} after "
+                               f"{last_recorded}); a ledger's transaction time never does: nothing imported")
+            last_recorded = recorded_at
+            result.lines += 1
+            if position <= head:
+                held = tx.get(position)
+                if held is None or held.hash != hash_:
+                    raise BadInput(
+                        f"{path} line {number}: this database holds a different event at position "
+                        f"{position}; the file comes from another ledger (import it into a new database)"
+                    )
+                result.already += 1
+                continue
+            batch.append(row)
+            if len(batch) >= _BATCH:
+                tx.insert_tuples(batch)
+                result.added += len(batch)
+                batch = []
+        tx.insert_tuples(batch)
+        result.added += len(batch)
+        for index in deferred:
+            index.create(tx.conn)
+        result.secrets_missing = _unrevealed_without_secret(tx)
+    if result.added >= _CHECKPOINT_FROM:
+        store.checkpoint()
+    if snapshots and result.added:
+        build_all_snapshots(store)
+    return result
+
+
+@contextmanager
+def _checked_lines(handle, workers: int) -> Iterator[Iterator[tuple[int, tuple]]]:
+    """(line number, checked row) for every line, in order; BadInput at the
+    first line that fails its own checks. With workers, blocks of the file
+    are checked side by side, a bounded number ahead of the one being linked.
+
+    A worker is told only where its block lies and reads it itself, so every
+    message to it is tiny; and the pool is closed and joined, never
+    terminated: after a refusal the few blocks in flight are finished and
+    thrown away (terminating a pool while a large task is half written to a
+    worker's pipe can leave it waiting for ever)."""
+    if workers < 2 or "fork" not in get_all_start_methods():  # one process where fork is not offered
+        yield _rows(_check_block(handle.name, *block) for block in _blocks(handle))
+        return
+    blocks = _blocks(handle)
+    pool = get_context("fork").Pool(workers)
+    try:
+        pending = deque(pool.apply_async(_check_block, (handle.name, *block))
+                        for block in islice(blocks, 2 * workers))
+
+        def results():
+            while pending:
+                done = pending.popleft().get()
+                following = next(blocks, None)
+                if following is not None:
+                    pending.append(pool.apply_async(_check_block, (handle.name, *following)))
+                yield done
+
+        yield _rows(results())
+    finally:
+        pool.close()
+        pool.join()
+
+
+def _blocks(handle) -> Iterator[tuple[int, int, int]]:
+    """(first line number, byte offset, byte length) of blocks of whole lines."""
+    number, offset = 1, 0
+    while data := handle.read(_BLOCK):
+        if not data.endswith(b"\n"):
+            data += handle.readline()  # finish the last line
+        lines = data.count(b"\n") + (0 if data.endswith(b"\n") else 1)
+        yield number, offset, len(data)
+        number, offset = number + lines, offset + len(data)
+
+
+def _check_block(path: str, first: int, offset: int, length: int) -> tuple[int, list[tuple], Optional[str]]:
+    with open(path, "rb") as handle:
+        handle.seek(offset)
+        data = handle.read(length)
+    lines = data.split(b"\n")  # as iterating the file splits: at newlines only
+    if lines[-1] == b"":
+        lines.pop()
+    return _check_chunk(first, lines)
+
+
+def _check_chunk(first: int, lines: list[bytes]) -> tuple[int, list[tuple], Optional[str]]:
+    rows = []
+    for number, line in enumerate(lines, first):
+        try:
+            row = _read_line(line, number)
+            rows.append(tuple(row[c] for c in COLUMNS))
+        except BadInput as exc:
+            return first, rows, str(exc)
+    return first, rows, None
+
+
+def _rows(checked) -> Iterator[tuple[int, tuple]]:
+    for first, rows, error in checked:
+        yield from enumerate(rows, first)
+        if error is not None:
+            raise BadInput(error)
+
+
+def build_all_snapshots(store: Store) -> int:
+    from projections.replay import build_snapshots
+
+    with store.transaction() as tx:
+        return sum(len(build_snapshots(tx, name)) for name in tx.campaigns())
+
+
+def _no_floats(text: str):
+    raise ValueError(f"the ledger stores whole numbers only, not {text}")
+
+
+def _read_line(line: bytes, number: int) -> dict[str, Any]:
+    """A line checked on its own, as the row to store (payload as its canonical
+    text); its link to the line before is checked by the caller."""
+    where = f"line {number}"
+    try:  # msgspec, in C; anything it will not read goes the way that says why
+        data = _DECODE(line)
+        text = line.decode("utf-8").rstrip("\r\n")
+    except (msgspec.DecodeError, msgspec.ValidationError, UnicodeDecodeError):
+        data, text = _read_json(line, where)
+    if not isinstance(data, dict):
+        raise BadInput(f"{where}: not an event object")
+    if not is_plain(data) or _MAYBE_NOT_RFC8785.search(line):  # only then is the walk worth its cost
+        try:
+            check_canonical(data)
+        except BadInput as exc:
+            raise BadInput(f"{where}: {exc}; nothing imported") from None
+    missing = [f for f in (*HASHED_FIELDS, "hash") if f not in data]
+    if missing or len(data) != len(HASHED_FIELDS) + 1:
+        extra = sorted(set(data) - set(HASHED_FIELDS) - {"hash"})
+        raise BadInput(f"{where}: {'missing field ' + missing[0] if missing else 'unknown field ' + extra[0]}")
+    _check_types(data, where)
+    try:
+        decode(data["type"], data["schema"], data["payload"])
+    except TallyError as exc:
+        raise BadInput(f"{where}: {exc}") from None
+    if _CANONICAL(data) == line.rstrip(b"\r\n"):
+        # As tally exports it: the line is the canonical JSON of the envelope, so the
+        # hashed body is the line without its hash member, and the payload text is
+        # already canonical. No second encoding. (Every value here is of a type
+        # canonical_json writes with msgspec too: tests/test_canonical_json.py.)
+        body = text.replace(f',"hash":"{data["hash"]}"', "", 1)
+        matches = hashlib.sha256(body.encode("utf-8")).hexdigest() == data["hash"]
+        payload_text = text[text.index(',"payload":') + 11:text.rindex(',"position":')]
+    else:  # reformatted by hand or by another tool: re-encode, then hash
+        payload_text = canonical_json(data["payload"])
+        matches = stored_hash({**data, "payload": payload_text}) == data["hash"]
+    if not matches:
+        raise BadInput(f"{where}: the hash does not match the event's contents (altered?); nothing imported")
+    if data["position"] != number:
+        raise BadInput(
+            f"{where}: holds position {data['position']}, expected {number} "
+            "(the file must be a full log in order); nothing imported"
+        )
+    data["payload"] = payload_text
+    return data
+
+
+def _read_json(line: bytes, where: str) -> tuple[Any, str]:
+    """A line msgspec would not read, read by Python's json to say what is wrong
+    with it in the ledger's words (or to read what msgspec refuses and json
+    reads: an escaped lone surrogate, which check_canonical then refuses)."""
+    try:
+        text = line.decode("utf-8").rstrip("\r\n")
+        return json.loads(text, parse_float=_no_floats, parse_constant=_no_floats), text
+    except UnicodeDecodeError:
+        raise BadInput(f"{where}: not UTF-8 text") from None
+    except ValueError as exc:
+        detail = str(exc) if "whole numbers" in str(exc) else "not valid JSON (each line must be one exported event)"
+        raise BadInput(f"{where}: {detail}") from None
+
+
+# What can make a line's canonical JSON differ from RFC 8785's (chain.check_canonical) beyond
+# what is_plain sees (a number past 2^53): an escaped surrogate, a character outside the BMP
+# (its UTF-8 lead byte). Searched in the line's bytes.
+_MAYBE_NOT_RFC8785 = re.compile(rb"\\u[dD][89a-fA-F]|[\xf0-\xf4]")
+_CANONICAL = msgspec.json.Encoder(order="sorted").encode
+_DECODE = msgspec.json.Decoder(float_hook=_no_floats).decode
+
+
+def _check_types(data: dict[str, Any], where: str) -> None:
+    for name in _INTS:
+        if type(data[name]) is not int:
+            raise BadInput(f"{where}: {name} must be a whole number")
+    for name in _OPTIONAL_INTS:
+        if data[name] is not None and type(data[name]) is not int:
+            raise BadInput(f"{where}: {name} must be a whole number or null")
+    for name in _STRINGS:
+        if not isinstance(data[name], str) or not data[name]:
+            raise BadInput(f"{where}: {name} must be a non-empty string")
+    if not isinstance(data["payload"], dict):
+        raise BadInput(f"{where}: payload must be an object")
+    if not isinstance(data["recorded_at"], str) or not _INSTANT.fullmatch(data["recorded_at"]):
+        raise BadInput(f"{where}: recorded_at must look like 2026-11-23T20:15:00.000000Z")
+    for name in ("prev_hash", "hash"):
+        if not isinstance(data[name], str) or not _HEX64.fullmatch(data[name]):
+            raise BadInput(f"{where}: {name} must be 64 lower-case hex digits")
+
+
+def _unrevealed_without_secret(tx) -> list[str]:
+    from ledger.dice.derivation import commitment
+    from projections.replay import current_epoch_state
+    from ledger.secrets import DICE_SEED
+
+    missing = []
+    for name in tx.campaigns():
+        current = current_epoch_state(tx, name, tx.head()[0]).current
+        if current is None:
+            continue
+        seed = tx.secret(DICE_SEED, name, current.commitment)  # kept by its commitment
+        try:
+            kept = seed is not None and commitment(seed) == current.commitment
+        except ValueError:  # not hex: not a seed
+            kept = False
+        if not kept:
+            missing.append(f"{name} epoch {current.number}")
+    return missing
