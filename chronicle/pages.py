@@ -13,7 +13,8 @@ from jinja2 import Environment, PackageLoader, select_autoescape
 from markupsafe import Markup
 
 from chronicle.charts import step_chart, timeline_band
-from projections.reading import load
+from projections import kept
+from projections.reading import load, resolve_campaign
 from ledger.errors import BadInput
 from ledger.events.registry import known_types
 from ledger.store import Store
@@ -70,6 +71,7 @@ class Chronicle:
     def __init__(self, store: Store, campaign: Optional[str]) -> None:
         self.store, self.campaign = store, campaign
         self._held: Optional[tuple[object, dict]] = None
+        self._name: Optional[str] = None
         self._folds: OrderedDict = OrderedDict()
 
     def folded(self, ctx):
@@ -87,6 +89,17 @@ class Chronicle:
             self._folds.move_to_end(point)
         return found
 
+    def keep_up(self) -> None:
+        """The kept histories (projections/kept.py) caught up with the ledger before a page reads
+        them: after an append, the new events alone are folded; a reader role's pages, which
+        may not write them, fold what is missing instead."""
+        if self._held is not None:
+            return
+        if self._name is None:
+            with self.store.reading() as tx:
+                self._name = resolve_campaign(tx, self.campaign)
+        kept.ensure(self.store, self._name)
+
     def _index(self, ctx):
         """Rendering a whole site, every event page is read off one index of the point's events."""
         if self._held is None:
@@ -98,6 +111,7 @@ class Chronicle:
     @contextmanager
     def held(self):
         """Render many pages from one read transaction, each point loaded once (the static site)."""
+        self.keep_up()
         with self.store.reading() as tx:
             self._held = (tx, {})
             try:
@@ -154,16 +168,18 @@ class Chronicle:
                            prerendered=prerendered, day_labels=day_labels, title=info["name"])
 
     def character_page(self, pin: Pin, links, name: str) -> str:
+        self.keep_up()
         (found, series), point = self.read(pin, lambda c: (views.character(c, name),
-                                                           views.series(c, name, self.folded(c))))
+                                                           views.series(c, name, lambda: self.folded(c))))
         charts = [step_chart(LABELS.get(field, field.replace("_", " ").capitalize()), points, point["start_day"], point["today_day"],
                              point["date"], links.why(found["name"], field), f"chart-{field}")
                   for field, points in series.items()]
         return self.render("character.html", links, point, sheet=found, charts=charts, title=found["name"])
 
     def why_page(self, pin: Pin, links, subject: str, field: Optional[str]) -> str:
+        self.keep_up()
         (label, value, rows), point = self.read(pin, lambda c: views.figure_story(c, subject, field,
-                                                                                 self.folded(c)))
+                                                                                 lambda: self.folded(c)))
         return self.render("why.html", links, point, label=label, value=value, rows=rows, subject=subject,
                            field=field, title=label)
 

@@ -8,6 +8,7 @@ import typer
 
 from cli.context import options
 from cli.output import AS_OF, AS_RECORDED, AT_EVENT, AT_SESSION, JSON_OPTION, print_json, print_table
+from projections.kept import keep_up
 from projections.reading import load, query
 from ledger.errors import BadInput, NotFound
 from projections.timeline import SESSION_EDGES, Pin
@@ -26,7 +27,7 @@ def why(ctx: typer.Context,
     behind each), failed attempts, voided events and facts logged late."""
     opts = options(ctx)
     point = Pin(at_event, as_of, as_recorded, at_session)
-
+    keep_up(opts.store(), opts.campaign)  # the figure's story is read off the kept histories
     label, value, rows = query(opts.store(), opts.campaign, lambda c: figure_story(c, subject, field), point=point)
     if json:
         print_json({"figure": label, "value": value, "changes": rows})

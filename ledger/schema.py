@@ -80,6 +80,33 @@ merkle_nodes = Table(
     sqlite_with_rowid=False,  # the primary key is the row: half the size
 )
 
+# Kept histories (projections/kept.py): each subject's figures (a character's
+# sheet, the Company's) step by step in fold order — the fields an event
+# changed, or a mark that it bore on them — so a chart or a figure's story is
+# read instead of folded from the start. Derived data like the snapshots:
+# each row carries a MAC under the ledger's derived-data key (ledger/
+# kept_rows.py), and deleting every row loses nothing.
+kept_steps = Table(
+    "kept_steps", metadata,
+    Column("campaign", String(80), primary_key=True),
+    Column("subject", String(200), primary_key=True),
+    Column("game_time", Integer, primary_key=True, autoincrement=False),
+    Column("position", BigInteger().with_variant(Integer, "sqlite"), primary_key=True, autoincrement=False),
+    Column("data", LargeBinary, nullable=False),  # MessagePack: [kind, fields, void, late]
+    Column("mac", LargeBinary, nullable=False),
+    sqlite_with_rowid=False,
+)
+
+# How far each campaign's kept histories are caught up, and each subject's
+# figures there (what the next step's changes are taken against).
+kept_heads = Table(
+    "kept_heads", metadata,
+    Column("campaign", String(80), primary_key=True),
+    Column("position", BigInteger().with_variant(Integer, "sqlite"), nullable=False),
+    Column("data", LargeBinary, nullable=False),  # MessagePack, zlib: shape, days, each subject's figures
+    Column("mac", LargeBinary, nullable=False),
+)
+
 # A ledger's secrets (dice seeds by commitment; later the referee's signing key).
 # Never in the events' database file on SQLite: ledger/secrets.py keeps them in a
 # file of their own there, in this table's shape. On PostgreSQL this table, which
@@ -104,4 +131,4 @@ def target_metadata(backend: str) -> MetaData:
     return both
 
 
-SCHEMA_REVISION = "0006"
+SCHEMA_REVISION = "0007"

@@ -179,10 +179,11 @@ def for_database(backend: str, database: str) -> FileSecrets | TableSecrets:
     return FileSecrets(file_beside(database)) if backend == "sqlite" else TableSecrets(database)
 
 
-# What a reader's role may SELECT: the log, the snapshots (derived from it) and the
+# What a reader's role may SELECT: the log, the snapshots and kept histories (derived from it) and the
 # schema revision (checked on opening). Not the secrets; not the scheduler's jobs
 # (pickled jobs whose arguments hold the referee's database URL, password and all).
-READER_TABLES = ("events", "snapshots", "snapshot_blobs", "merkle_nodes", "alembic_version")
+READER_TABLES = ("events", "snapshots", "snapshot_blobs", "merkle_nodes", "kept_steps", "kept_heads",
+                 "alembic_version")
 WITHHELD = (TABLE, "scheduler_jobs")
 
 

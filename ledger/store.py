@@ -19,7 +19,7 @@ import os
 import sqlite3
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Callable, Iterator, Mapping, Optional, Sequence
+from typing import Callable, Iterable, Iterator, Mapping, Optional, Sequence
 
 import msgspec
 import sqlalchemy as sa
@@ -522,6 +522,28 @@ class Transaction:
             .where(events.c.campaign == campaign, events.c.position <= upto)
         ).scalar()
 
+    def positions_and_days(self, campaign: str, after: int, upto: int) -> Iterator[tuple[int, int]]:
+        """(position, game day) of the campaign's events in (after, upto], in position order."""
+        return stream_rows(self.conn, "SELECT position, game_time FROM events WHERE campaign = ? AND position > ? "
+                           "AND position <= ? ORDER BY position", (campaign, after, upto))
+
+    def last_fact_day(self, campaign: str, upto: int, before_day: int) -> Optional[int]:
+        """The latest game day before ``before_day`` among the campaign's events up to ``upto``."""
+        return self.conn.execute(
+            sa.select(sa.func.max(events.c.game_time))
+            .where(events.c.campaign == campaign, events.c.position <= upto, events.c.game_time < before_day)
+        ).scalar()
+
+    def get_many(self, positions: Iterable[int]) -> dict[int, Envelope]:
+        """The events at these positions, by position (those that exist)."""
+        wanted = sorted(set(positions))
+        found: dict[int, Envelope] = {}
+        for start in range(0, len(wanted), 500):
+            chunk = wanted[start:start + 500]
+            for row in self.conn.execute(sa.select(events).where(events.c.position.in_(chunk))):
+                found[row.position] = envelope_from_row(row)
+        return found
+
     def raw_rows(self, after: int = 0, upto: Optional[int] = None) -> Iterator[tuple]:
         """Rows as stored (payload as text), as tuples in the table's column order, for verification.
         On SQLite straight from the driver's cursor; on PostgreSQL from a server-side cursor."""
@@ -631,6 +653,14 @@ class Transaction:
             self._pending.append((kind, campaign, name, value))
         else:
             self.secrets.put(self.conn, [(kind, campaign, name, value)])
+
+    def secrets_readable(self) -> bool:
+        """Whether this connection may read the ledger's secrets (a reader role may not; asking
+        is no error, which on PostgreSQL would spoil the rest of the transaction)."""
+        if self.secrets.apart:
+            return True
+        return bool(self.conn.execute(sa.text(
+            "SELECT has_table_privilege(current_user, 'ledger_secrets', 'SELECT')")).scalar())
 
     def secret(self, kind: str, campaign: str, name: str) -> Optional[str]:
         for row in self._pending:

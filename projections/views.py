@@ -9,12 +9,13 @@ from typing import Any, Optional
 
 from ledger.errors import BadInput, NotFound
 from ledger.events.registry import known_types
+from projections import kept
 from projections import world as world_model
 from projections.describe import line
 from ledger.names import key
 from projections.sheet import sheet
 from projections.timeline import VOID, recorded
-from projections.why import ATTEMPTS, Folded, fold_held, sheet_moved, story, subject_figure, unknown_subject
+from projections.why import Folded, figure_types, fold_held, sheet_moved, story, subject_figure, unknown_subject
 
 # Events that follow from another are appended in its transaction: looked for this far after it.
 EFFECTS_WITHIN = 500
@@ -25,23 +26,6 @@ CHARTED = ("cash", "wealth", "boons", "xp", "level", "black_marks", "grey_marks"
 
 def _payload_needed(event_type: str) -> bool:
     return event_type == VOID or world_model.needs_payload(event_type)
-
-
-_FIGURE_TYPES: list[str] = []
-
-
-def figure_types() -> list[str]:
-    """The event types a figure's story reads: those a read model other than the campaign's
-    day and the sessions folds, those the campaign reads, and the attempts `why` shows even
-    when they changed nothing (most of a long log is rolls, which only move the day on)."""
-    if not _FIGURE_TYPES:
-        from projections import campaign
-
-        skipped = {world_model.MODELS.index(campaign), world_model.MODELS.index(world_model.sessions)}
-        attempts = set().union(*ATTEMPTS.values())  # they bear on a figure even when they leave it be
-        _FIGURE_TYPES.extend(t for t in known_types() if t in campaign.READS_PAYLOAD or t in attempts
-                             or any(i not in skipped for i in world_model._reacting(t)))
-    return _FIGURE_TYPES
 
 
 def _held(ctx) -> list:
@@ -178,22 +162,40 @@ def character(ctx, name: str) -> dict:
     return found
 
 
+def _kept_steps(ctx, subject: Optional[str]) -> Optional[list]:
+    """The subject's kept steps at the point (projections/kept.py), or None where they cannot
+    answer it: a point that sees less than the whole log (an earlier event or instant), or
+    histories not kept in this ledger."""
+    if subject is None or ctx.upto != (ctx.tx.campaign_head(ctx.name) or 0):
+        return None
+    return kept.steps_of(ctx.tx, ctx.name, subject, ctx.upto, ctx.point.as_of)
+
+
+def _folded(folded) -> Folded:
+    return folded() if callable(folded) else folded
+
+
 def fold(ctx) -> Folded:
     """The events a figure reads, folded once at the point: every figure's story and every
     character's chart can be read off it (a server may keep it while the ledger stays as it is)."""
     return fold_held(recorded(_held(ctx), ctx.point), ctx.point, _days(ctx))
 
 
-def figure_story(ctx, subject: str, field: Optional[str],
-                 folded: Optional[Folded] = None) -> tuple[str, Any, list[dict]]:
-    """`why`: the figure's label, its value at the point, and every event that bore on it."""
+def figure_story(ctx, subject: str, field: Optional[str], folded=None) -> tuple[str, Any, list[dict]]:
+    """`why`: the figure's label, its value at the point, and every event that bore on it.
+    ``folded``: the point's fold, or a function that makes it, for points the kept
+    histories cannot answer."""
     if unknown_subject(ctx.world, subject):
         raise NotFound(f"no character, faction or stronghold called {subject!r} at that point")
     try:
         told = subject_figure(subject, field)
     except ValueError as exc:
         raise BadInput(str(exc)) from None
-    found = story((), ctx.point, told, cause_of=ctx.event, folded=folded or fold(ctx))
+    steps = _kept_steps(ctx, told.kept)
+    if steps is not None:
+        found = kept.story(steps, told, ctx.tx.get_many)
+    else:
+        found = story((), ctx.point, told, cause_of=ctx.event, folded=_folded(folded) if folded else fold(ctx))
     if not found and told.figure(ctx.world) is None:
         raise BadInput(f"{subject} has no field {field!r} (see `tally char show {subject} --json`)")
     calendar = ctx.campaign.calendar
@@ -204,13 +206,16 @@ def figure_story(ctx, subject: str, field: Optional[str],
     return told.label, told.figure(ctx.world), found
 
 
-def series(ctx, name: str, folded: Optional[Folded] = None) -> dict[str, list[tuple[int, Any]]]:
+def series(ctx, name: str, folded=None) -> dict[str, list[tuple[int, Any]]]:
     """The character's charted figures over game time up to the point: for each
     figure, (day, value) at the end of every day on which it changed, from
-    the day the character joined."""
+    the day the character joined. ``folded`` as for ``figure_story``."""
     found = character(ctx, name)
     fields = [f for f in CHARTED if isinstance(found.get(f), int) and not isinstance(found.get(f), bool)]
     out: dict[str, list[tuple[int, Any]]] = {f: [] for f in fields}
+    steps = _kept_steps(ctx, kept.character_subject(name))
+    if steps is not None:
+        return _kept_series(steps, fields, out)
     moved = sheet_moved(name)
     world, day, taken = world_model.EMPTY, None, None
 
@@ -227,10 +232,28 @@ def series(ctx, name: str, folded: Optional[Folded] = None) -> dict[str, list[tu
             if isinstance(value, int) and (not out[f] or out[f][-1][1] != value):
                 out[f].append((on, value))
 
-    for e, _, after in (folded or fold(ctx)).steps:
+    for e, _, after in (_folded(folded) if folded else fold(ctx)).steps:
         if day is not None and e.game_time != day:
             take(day)
         world, day = after, e.game_time
+    if day is not None:
+        take(day)
+    return out
+
+
+def _kept_series(steps, fields: list[str], out: dict) -> dict:
+    figures, day = None, None
+
+    def take(on: int) -> None:
+        for f in fields:
+            value = figures.get(f) if figures else None
+            if isinstance(value, int) and (not out[f] or out[f][-1][1] != value):
+                out[f].append((on, value))
+
+    for step, _, after in kept.values(steps):
+        if day is not None and step.game_time != day and figures is not None:
+            take(day)
+        figures, day = after, step.game_time
     if day is not None:
         take(day)
     return out

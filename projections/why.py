@@ -14,10 +14,12 @@ from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Optional
 
 from ledger.envelope import Envelope
+from ledger.events.registry import known_types
+from ledger.names import key
 from ledger.rules.coeac import COMPANY
+from projections import campaign as campaign_model
 from projections import world as world_model
 from projections.describe import line
-from ledger.names import key
 from projections.sheet import sheet
 from projections.timeline import VOID, Point
 
@@ -38,6 +40,22 @@ ATTEMPTS = {
     "black_marks": {"god.crawled", "god.repented", "god.sacrificed", "god.punishment_checked"},
     "grey_marks": {"god.crawled", "god.sacrificed"},
 }
+# The events that bear on the Company's figures even when they leave them as they were.
+COMPANY_TYPES = frozenset({"company.income_rolled", "reputation.changed", "stronghold.attempted"})
+
+_FIGURE_TYPES: list[str] = []
+
+
+def figure_types() -> list[str]:
+    """The event types a figure's story reads: those a read model other than the campaign's
+    day and the sessions folds, those the campaign reads, and the attempts `why` shows even
+    when they changed nothing (most of a long log is rolls, which only move the day on)."""
+    if not _FIGURE_TYPES:
+        skipped = {world_model.MODELS.index(campaign_model), world_model.MODELS.index(world_model.sessions)}
+        attempts = set().union(*ATTEMPTS.values())  # they bear on a figure even when they leave it be
+        _FIGURE_TYPES.extend(t for t in known_types() if t in campaign_model.READS_PAYLOAD or t in attempts
+                             or any(i not in skipped for i in world_model._reacting(t)))
+    return _FIGURE_TYPES
 
 
 @dataclass(frozen=True)
@@ -47,6 +65,9 @@ class Subject:
     concerns: Callable[[Envelope], bool]  # an event that bears on the figure, changed or not
     # Whether the figure may have moved between two worlds (None: it may always have).
     moved: Optional[Callable[[world_model.World, world_model.World], bool]] = None
+    # Whose kept history holds the figure (projections/kept.py), and the figure read off it.
+    kept: Optional[str] = None
+    of: Optional[Callable[[dict], Any]] = None
 
 
 # What a character's sheet reads besides the character itself (projections/sheet.py).
@@ -71,17 +92,21 @@ def subject_figure(subject: str, field: Optional[str]) -> Subject:
     kind, _, name = subject.partition(":")
     if key(subject) == COMPANY and field in (None, "cash"):
         return Subject("the Company's Cash", lambda w: w.company.cash,
-                       lambda e: e.type == "company.income_rolled")
+                       lambda e: e.type == "company.income_rolled", kept="company", of=lambda f: f.get("cash"))
     if kind == "rep" and name:
         return Subject(f"Reputation with {name}",
                        lambda w: w.company.reputation.get(key(name), (name, None))[1],
-                       lambda e: e.type == "reputation.changed" and key(e.payload["faction"]) == key(name))
+                       lambda e: e.type == "reputation.changed" and key(e.payload["faction"]) == key(name),
+                       kept="company", of=lambda f: next((v for n, v in f.get("reputation", {}).items()
+                                                          if key(n) == key(name)), None))
     if kind == "stronghold" and name:
         field = field or "rating"
         return Subject(f"{name} {field}",
                        lambda w: (w.company.stronghold(name).view().get(field)
                                   if w.company.stronghold(name) else None),
-                       lambda e: e.type == "stronghold.attempted" and key(e.payload["name"]) == key(name))
+                       lambda e: e.type == "stronghold.attempted" and key(e.payload["name"]) == key(name),
+                       kept="company", of=lambda f: next((s.get(field) for s in f.get("strongholds", [])
+                                                          if key(s["name"]) == key(name)), None))
     if not field:
         raise ValueError("name the field: `tally why CHARACTER FIELD` (e.g. wealth, cash, black_marks)")
     head, _, entry = field.partition(".")
@@ -93,7 +118,8 @@ def subject_figure(subject: str, field: Optional[str]) -> Subject:
         return not entry or entry.lower() in {str(e.payload.get(k)).lower() for k in ("target", "skill", "save")}
 
     return Subject(f"{subject}'s {field}", lambda w: _field(sheet(w, subject) or {}, field), concerns,
-                   sheet_moved(subject))
+                   sheet_moved(subject), kept=f"character:{key(subject)}",
+                   of=lambda f: _field(f, field) if f else None)
 
 
 def _field(found: dict, field: str) -> Any:
@@ -163,13 +189,13 @@ def story(held: Iterable[Envelope], point: Point, subject: Subject,
             after = before if still else _safe(subject.figure, world)
             if after == before and not subject.concerns(e):
                 continue
-            row = _row(e, everything, before, after)
+            row = story_row(e, everything, before, after)
             before = after
         else:
             would = _would_be(subject.figure, world, e)
             if would == before and not subject.concerns(e):
                 continue
-            row = {**_row(e, everything, before, before), "would_be": would,
+            row = {**story_row(e, everything, before, before), "would_be": would,
                    "voided": {"by": void.position, "reason": void.payload["reason"],
                               "ruled_by": void.payload["ruled_by"], "recorded_at": void.recorded_at}}
         recorded_day = folded.day_when_recorded[e.position]
@@ -191,7 +217,7 @@ class _Causes(dict):
         return found if found is not None else default
 
 
-def _row(e: Envelope, everything: dict[int, Envelope], before: Any, after: Any) -> dict:
+def story_row(e: Envelope, everything: dict[int, Envelope], before: Any, after: Any) -> dict:
     cause = everything.get(e.cause) if e.cause else None
     return {"position": e.position, "game_time": e.game_time, "type": e.type, "what": line(e),
             "before": before, "after": after, "changed": after != before, "recorded_at": e.recorded_at,
