@@ -55,14 +55,18 @@ def create_app(store: Store, campaign: Optional[str] = None) -> Starlette:
         Route("/character", page(lambda pin, links, p: chronicle.character_page(
             pin, links, required(p, "name", "which character")))),
         Route("/why", page(lambda pin, links, p: chronicle.why_page(
-            pin, links, required(p, "subject", "whose figure"), (p.get("field") or "").strip() or None))),
+            pin, links, required(p, "subject", "whose figure"), (p.get("field") or "").strip() or None,
+            (p.get("before") or "").strip() or None))),
         Route("/event", page(lambda pin, links, p: chronicle.event_page(
             pin, links, _whole(required(p, "n", "which event"), "n=")))),
         Route("/dice", page(lambda pin, links, p: chronicle.dice_page(pin, links, _whole(p["epoch"], "epoch="))
-                            if (p.get("epoch") or "").strip() else chronicle.dice_index(pin, links))),
+                            if (p.get("epoch") or "").strip() else chronicle.dice_index(
+                                pin, links, _whole(p["before"], "before=") if (p.get("before") or "").strip()
+                                else None))),
         Route("/session", page(lambda pin, links, p: chronicle.session_page(
             pin, links, _whole(required(p, "n", "which session"), "n=")))),
-        Route("/timeline", page(lambda pin, links, p: chronicle.timeline_page(pin, links))),
+        Route("/timeline", page(lambda pin, links, p: chronicle.timeline_page(
+            pin, links, _whole(p["last"], "last=") if (p.get("last") or "").strip() else None))),
         Route("/log", page(lambda pin, links, p: chronicle.log_page(pin, links, log_filters(p)))),
         Mount("/static", app=StaticFiles(directory=STATIC), name="static"),
     ]

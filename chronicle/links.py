@@ -39,20 +39,20 @@ class ServerLinks:
     def character(self, name: str) -> str:
         return self._to("character", name=name)
 
-    def why(self, subject: str, field: Optional[str] = None) -> str:
-        return self._to("why", subject=subject, field=field)
+    def why(self, subject: str, field: Optional[str] = None, before: Optional[str] = None) -> str:
+        return self._to("why", subject=subject, field=field, before=before)
 
     def event(self, position: int) -> str:
         return self._to("event", n=position)
 
-    def dice(self, epoch: Optional[int] = None) -> str:
-        return self._to("dice", epoch=epoch)
+    def dice(self, epoch: Optional[int] = None, before: Optional[int] = None) -> str:
+        return self._to("dice", epoch=epoch, before=before)
 
     def session(self, number: int) -> str:
         return self._to("session", n=number)
 
-    def timeline(self) -> str:
-        return self._to("timeline")
+    def timeline(self, last: Optional[int] = None) -> str:
+        return self._to("timeline", last=last)
 
     def log(self, **filters) -> str:
         return self._to("log", **filters)
@@ -75,23 +75,26 @@ class SiteLinks:
     def character(self, name: str) -> str:
         return f"character-{slug(name)}.html"
 
-    def why(self, subject: str, field: Optional[str] = None) -> str:
-        return f"why-{slug(subject)}" + (f"-{slug(field)}" if field else "") + ".html"
+    def why(self, subject: str, field: Optional[str] = None, before: Optional[str] = None) -> str:
+        return (f"why-{slug(subject)}" + (f"-{slug(field)}" if field else "")
+                + (f"-before-{before}" if before else "") + ".html")
 
     def event(self, position: int) -> str:
         return f"event-{position}.html"
 
-    def dice(self, epoch: Optional[int] = None) -> str:
-        return f"dice-{epoch}.html" if epoch is not None else "dice.html"
+    def dice(self, epoch: Optional[int] = None, before: Optional[int] = None) -> str:
+        if epoch is not None:
+            return f"dice-{epoch}.html"
+        return f"dice-before-{before}.html" if before is not None else "dice.html"
 
     def session(self, number: int) -> str:
         return f"session-{number}.html"
 
-    def timeline(self) -> str:
-        return "timeline.html"
+    def timeline(self, last: Optional[int] = None) -> str:
+        return f"timeline-{last}.html" if last is not None else "timeline.html"
 
-    def log(self) -> str:
-        return "log.html"
+    def log(self, before: Optional[int] = None, **_filters) -> str:
+        return f"log-{before}.html" if before is not None else "log.html"
 
     def asset(self, name: str) -> str:
         return f"static/{quote(name)}"

@@ -176,12 +176,12 @@ class Chronicle:
                   for field, points in series.items()]
         return self.render("character.html", links, point, sheet=found, charts=charts, title=found["name"])
 
-    def why_page(self, pin: Pin, links, subject: str, field: Optional[str]) -> str:
+    def why_page(self, pin: Pin, links, subject: str, field: Optional[str], before: Optional[str] = None) -> str:
         self.keep_up()
-        (label, value, rows), point = self.read(pin, lambda c: views.figure_story(c, subject, field,
-                                                                                 lambda: self.folded(c)))
+        (label, value, rows, earlier), point = self.read(pin, lambda c: views.figure_story_page(
+            c, subject, field, lambda: self.folded(c), before))
         return self.render("why.html", links, point, label=label, value=value, rows=rows, subject=subject,
-                           field=field, title=label)
+                           field=field, earlier=earlier, paged=before is not None, title=label)
 
     def event_page(self, pin: Pin, links, position: int) -> str:
         found, point = self.read(pin, lambda c: views.event(c, position, self._index(c)))
@@ -189,9 +189,10 @@ class Chronicle:
                            payload=json.dumps(found["payload"], indent=2, ensure_ascii=False),
                            title=f"Event {position}")
 
-    def dice_index(self, pin: Pin, links) -> str:
-        found, point = self.read(pin, views.epochs)
-        return self.render("dice_index.html", links, point, epochs=found, title="Dice")
+    def dice_index(self, pin: Pin, links, before: Optional[int] = None) -> str:
+        found, point = self.read(pin, lambda c: views.epochs_page(c, before))
+        return self.render("dice_index.html", links, point, epochs=found["epochs"], older=found["older_before"],
+                           paged=before is not None, title="Dice")
 
     def dice_page(self, pin: Pin, links, number: int) -> str:
         (found, events), point = self.read(pin, lambda c: (views.epoch(c, number), views.epoch_events(c, number)))
@@ -202,10 +203,17 @@ class Chronicle:
         found, point = self.read(pin, lambda c: views.session_page(c, number))
         return self.render("session.html", links, point, session=found, title=f"Session {number}")
 
-    def timeline_page(self, pin: Pin, links) -> str:
-        rows, point = self.read(pin, views.timeline)
-        band = timeline_band(rows, point["start_day"], point["today_day"], point["date"], links.session)
-        return self.render("timeline.html", links, point, rows=rows, band=band, title="Timeline")
+    def timeline_page(self, pin: Pin, links, last: Optional[int] = None) -> str:
+        (rows, count), point = self.read(pin, lambda c: (views.timeline(c, last, views.LIST_PAGE),
+                                                         c.world.sessions.next_number - 1))
+        numbers = [r["number"] for r in rows if r["kind"] == "session"]
+        first_day = rows[0]["from_day"] if rows else point["start_day"]
+        last_day = rows[-1]["to_day"] if rows else point["today_day"]
+        band = timeline_band(rows, first_day, last_day, point["date"], links.session)
+        earlier = numbers[0] - 1 if numbers and numbers[0] > 1 else None
+        later = min(numbers[-1] + views.LIST_PAGE, count) if numbers and numbers[-1] < count else None
+        return self.render("timeline.html", links, point, rows=rows, band=band, earlier=earlier, later=later,
+                           count=count, title="Timeline")
 
     def log_page(self, pin: Pin, links, filters: dict) -> str:
         found, point = self.read(pin, lambda c: views.log_rows(c, **filters))

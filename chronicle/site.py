@@ -42,20 +42,20 @@ class Crawl(SiteLinks):
     def character(self, name: str) -> str:
         return self._want(super().character(name), ("character", name))
 
-    def why(self, subject: str, field: Optional[str] = None) -> str:
-        return self._want(super().why(subject, field), ("why", subject, field))
+    def why(self, subject: str, field: Optional[str] = None, before: Optional[str] = None) -> str:
+        return self._want(super().why(subject, field, before), ("why", subject, field, before))
 
     def event(self, position: int) -> str:
         return self._want(super().event(position), ("event", position))
 
-    def dice(self, epoch: Optional[int] = None) -> str:
-        return self._want(super().dice(epoch), ("dice", epoch))
+    def dice(self, epoch: Optional[int] = None, before: Optional[int] = None) -> str:
+        return self._want(super().dice(epoch, before), ("dice", epoch, before))
 
     def session(self, number: int) -> str:
         return self._want(super().session(number), ("session", number))
 
-    def timeline(self) -> str:
-        return self._want(super().timeline(), ("timeline",))
+    def timeline(self, last: Optional[int] = None) -> str:
+        return self._want(super().timeline(last), ("timeline", last))
 
     def log(self) -> str:
         return self._want(super().log(), ("log",))
@@ -148,15 +148,15 @@ def _render(chronicle: Chronicle, links: Crawl, page: tuple, days: list[int]) ->
     if kind == "character":
         return chronicle.character_page(NOW, links, args[0])
     if kind == "why":
-        return chronicle.why_page(NOW, links, args[0], args[1])
+        return chronicle.why_page(NOW, links, args[0], args[1], args[2])
     if kind == "event":
         return chronicle.event_page(NOW, links, args[0])
     if kind == "dice":
-        return chronicle.dice_index(NOW, links) if args[0] is None else chronicle.dice_page(NOW, links, args[0])
+        return chronicle.dice_index(NOW, links, args[1]) if args[0] is None else chronicle.dice_page(NOW, links, args[0])
     if kind == "session":
         return chronicle.session_page(NOW, links, args[0])
     if kind == "timeline":
-        return chronicle.timeline_page(NOW, links)
+        return chronicle.timeline_page(NOW, links, args[0])
     return chronicle.log_page(NOW, links, {"limit": 10 ** 9})
 
 

@@ -5,7 +5,9 @@ subject — is never believed: a head that fails its MAC is no head (the
 histories are built again), a step that fails it makes the whole history
 unusable until it is rebuilt.
 
-The MAC is HMAC-SHA256 under the ledger's derived-data key, kept with its
+The MAC is keyed BLAKE2b (32 bytes; RFC 7693's keyed mode, a MAC in its own
+right and several times quicker than HMAC for the many short rows a
+character page reads) under the ledger's derived-data key, kept with its
 secrets (ledger/secrets.py: never in the events' database file on SQLite,
 unreadable by reader roles on PostgreSQL), over the row's identity and its
 bytes: campaign, subject, game day and position for a step, campaign and
@@ -14,18 +16,19 @@ position for a head."""
 from __future__ import annotations
 
 import hmac
-from hashlib import sha256
+from hashlib import blake2b
 from typing import Iterator, Optional, Sequence
 
 import sqlalchemy as sa
 
+from ledger.cursors import stream_rows
 from ledger.errors import SnapshotUnusable
 from ledger.schema import kept_heads, kept_steps
 
 
 def _tag(key: bytes, *identity, data: bytes) -> bytes:
     message = "\x1f".join(str(part) for part in identity).encode() + b"\x1e" + data
-    return hmac.new(key, message, sha256).digest()
+    return blake2b(message, key=key, digest_size=32).digest()
 
 
 def head(tx, key: bytes, campaign: str) -> Optional[tuple[int, bytes]]:
@@ -48,13 +51,15 @@ def steps(tx, key: bytes, campaign: str, subjects: Sequence[str],
           until_day: Optional[int] = None) -> Iterator[tuple[str, int, int, bytes]]:
     """(subject, game day, position, data) of the subjects' steps, in fold order per subject;
     SnapshotUnusable at the first row that fails its MAC."""
-    query = sa.select(kept_steps.c.subject, kept_steps.c.game_time, kept_steps.c.position, kept_steps.c.data,
-                      kept_steps.c.mac).where(kept_steps.c.campaign == campaign,
-                                              kept_steps.c.subject.in_(list(subjects)))
+    subjects = list(subjects)
+    sql = (f"SELECT subject, game_time, position, data, mac FROM kept_steps WHERE campaign = ? "
+           f"AND subject IN ({', '.join('?' * len(subjects))})")
+    params = [campaign, *subjects]
     if until_day is not None:
-        query = query.where(kept_steps.c.game_time <= until_day)
-    for subject, day, position, data, mac in tx.conn.execute(
-            query.order_by(kept_steps.c.subject, kept_steps.c.game_time, kept_steps.c.position)):
+        sql += " AND game_time <= ?"
+        params.append(until_day)
+    for subject, day, position, data, mac in stream_rows(tx.conn, sql + " ORDER BY subject, game_time, position",
+                                                         tuple(params)):
         data = bytes(data)
         if not hmac.compare_digest(bytes(mac), _tag(key, "step", campaign, subject, day, position, data=data)):
             raise SnapshotUnusable(f"a kept step of {subject} at event {position} fails its MAC")

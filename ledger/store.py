@@ -417,9 +417,11 @@ class Transaction:
              stream: Optional[str] = None, session: Optional[int] = None,
              recorded_by: Optional[str] = None, until_day: Optional[int] = None,
              from_day: Optional[int] = None,
-             fold_order: bool = False, payload_if: Optional[Callable[[str], bool]] = None) -> Iterator[Envelope]:
+             fold_order: bool = False, payload_if: Optional[Callable[[str], bool]] = None,
+             newest_first: bool = False, limit: Optional[int] = None) -> Iterator[Envelope]:
         """Envelopes streamed from the database, in position order (or, with
-        ``fold_order``, in (game_time, position) order, as projections fold them).
+        ``fold_order``, in (game_time, position) order, as projections fold them;
+        with ``newest_first``, the last first), at most ``limit`` of them.
         ``payload_if``: decode the payload only of the types it says yes to (the
         others carry UNREAD, which refuses to be read)."""
         # Written for the driver and streamed from its cursor (stream_rows): reading a
@@ -441,8 +443,9 @@ class Transaction:
         if types:
             where.append(f"type IN ({', '.join('?' * len(types))})")
             params += types
-        order = "game_time, position" if fold_order else "position"
-        rows = stream_rows(self.conn, f"{_SELECT} WHERE {' AND '.join(where)} ORDER BY {order}", tuple(params))
+        order = "game_time, position" if fold_order else "position DESC" if newest_first else "position"
+        tail = f" LIMIT {int(limit)}" if limit is not None else ""
+        rows = stream_rows(self.conn, f"{_SELECT} WHERE {' AND '.join(where)} ORDER BY {order}{tail}", tuple(params))
         if payload_if is None:
             for row in rows:
                 yield envelope_from_row(row)
@@ -474,6 +477,9 @@ class Transaction:
         return self.conn.execute(query.order_by(events.c.position.desc()).limit(1)).scalar()
 
     def count(self, campaign: str, *, after: int = 0, upto: Optional[int] = None) -> int:
+        if self.campaigns() == [campaign]:  # the positions are the campaign's alone, and gapless
+            head = self.head()[0]
+            return max(0, (head if upto is None else min(upto, head)) - after)
         query = sa.select(sa.func.count()).select_from(events).where(
             self._campaign(campaign, ranged=bool(after)), events.c.position > after)
         if upto is not None:
@@ -524,8 +530,11 @@ class Transaction:
 
     def positions_and_days(self, campaign: str, after: int, upto: int) -> Iterator[tuple[int, int]]:
         """(position, game day) of the campaign's events in (after, upto], in position order."""
-        return stream_rows(self.conn, "SELECT position, game_time FROM events WHERE campaign = ? AND position > ? "
-                           "AND position <= ? ORDER BY position", (campaign, after, upto))
+        # On the primary key's range (the unary + as in read): the campaign's game-time index would
+        # walk every event of the campaign to find a few recent ones.
+        column = "+campaign" if self.conn.dialect.name == "sqlite" else "campaign"
+        return stream_rows(self.conn, f"SELECT position, game_time FROM events WHERE position > ? AND position <= ? "
+                           f"AND {column} = ? ORDER BY position", (after, upto, campaign))
 
     def last_fact_day(self, campaign: str, upto: int, before_day: int) -> Optional[int]:
         """The latest game day before ``before_day`` among the campaign's events up to ``upto``."""

@@ -28,6 +28,7 @@ drops them with the snapshots.
 
 from __future__ import annotations
 
+import heapq
 import zlib
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Iterator, Optional
@@ -383,13 +384,16 @@ def steps_of(tx, name: str, subject: str, upto: int, until_day: Optional[int]) -
         tx.note(f"the kept histories of campaign {name} were ignored ({unusable.reason}); "
                 "tally db snapshot --drop, then tally db snapshot, builds them again")
         return None
-    rows += [r for r in pending if r[0] in (subject, ALL) and (until_day is None or r[1] <= until_day)]
-    out = []
-    for _, day, position, data in rows:
-        kind, fields, void, late = _STEP.decode(data)
-        out.append(Step(day, position, kind, fields, void, late))
-    out.sort(key=lambda s: (s.game_time, s.position))
-    return out
+    extra = [r for r in rows if r[0] != subject]  # the rare steps every story holds
+    extra += [r for r in pending if r[0] in (subject, ALL) and (until_day is None or r[1] <= until_day)]
+    if extra:  # each list is in fold order already: merge them
+        rows = list(heapq.merge([r for r in rows if r[0] == subject], sorted(extra, key=_fold_key), key=_fold_key))
+    decode = _STEP.decode
+    return [Step(day, position, *decode(data)) for _, day, position, data in rows]
+
+
+def _fold_key(row: tuple) -> tuple[int, int]:
+    return row[1], row[2]
 
 
 def values(steps: Iterable[Step]) -> Iterator[tuple[Step, dict[str, Any], dict[str, Any]]]:
@@ -403,29 +407,43 @@ def values(steps: Iterable[Step]) -> Iterator[tuple[Step, dict[str, Any], dict[s
         yield step, before, figures
 
 
-def story(steps: Iterable[Step], subject: Subject, events_at: Callable[[Iterable[int]], dict[int, Envelope]]) -> list[dict]:
+def story(steps: Iterable[Step], subject: Subject, events_at: Callable[[Iterable[int]], dict[int, Envelope]], *,
+          count: Optional[int] = None, before: Optional[tuple[int, int]] = None) -> tuple[list[dict], bool]:
     """The figure's story (projections/why.py ``story``) told from its subject's steps instead of
-    a fold: the same rows. ``events_at``: the events at some positions, by position."""
-    chosen = []  # (step, before, after, would)
-    before = None
+    a fold: the same rows; or the ``count`` latest of them before ``before`` (game day, position),
+    read from the end back, and whether earlier rows remain. ``events_at``: the events at some
+    positions, by position."""
+    candidates = []  # (step, before, after, would, moved): a row if it moved the figure or the event bears on it
+    was = None
     for step, _, figures in values(steps):
         if step.kind == CHANGED:
-            after = subject.of(figures)
-            chosen.append((step, before, after, None, after != before))
-            before = after
+            now = subject.of(figures)
+            candidates.append((step, was, now, None, now != was))
+            was = now
         elif step.kind == BORE:
-            chosen.append((step, before, before, None, False))
+            candidates.append((step, was, was, None, False))
         else:  # withdrawn: what it would have made of the figure (None: it would no longer fold)
             would = None if step.kind == UNFOLDABLE else subject.of({**figures, **step.fields})
-            chosen.append((step, before, before, would, would != before))
-    wanted = {s.position for s, *_ in chosen} | {s.void for s, *_ in chosen if s.void is not None}
-    found = events_at(wanted)
-    found.update(events_at({e.cause for e in found.values() if e.cause} - set(found)))
+            candidates.append((step, was, was, would, would != was))
+    if before is not None:
+        candidates = [c for c in candidates if (c[0].game_time, c[0].position) < before]
+    wanted = len(candidates) if count is None else count + 1  # one more: are there earlier rows?
+    chosen, found, end = [], {}, len(candidates)
+    while end > 0 and len(chosen) < wanted:
+        batch = candidates[max(0, end - max(2 * wanted, 64)):end] if count is not None else candidates
+        end -= len(batch)
+        positions = {c[0].position for c in batch} | {c[0].void for c in batch if c[0].void is not None}
+        found.update(events_at(positions - set(found)))
+        found.update(events_at({e.cause for e in found.values() if e.cause} - set(found)))
+        for candidate in reversed(batch):
+            e = found.get(candidate[0].position)
+            if e is not None and (candidate[4] or subject.concerns(e)):
+                chosen.append((candidate, e))
+                if len(chosen) == wanted:
+                    break
+    more = count is not None and len(chosen) > count
     out = []
-    for step, was, now, would, moved in chosen:
-        e = found.get(step.position)
-        if e is None or not (moved or subject.concerns(e)):
-            continue
+    for (step, was, now, would, _), e in reversed(chosen[:count] if count is not None else chosen):
         row = story_row(e, found, was, now)
         if step.kind not in (CHANGED, BORE):
             void = found.get(step.void) if step.void is not None else None
@@ -436,4 +454,4 @@ def story(steps: Iterable[Step], subject: Subject, events_at: Callable[[Iterable
         if step.late is not None:
             row["late"] = {"recorded_at": e.recorded_at, "recorded_day": step.late}
         out.append(row)
-    return out
+    return out, more

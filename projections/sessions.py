@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import zlib
 from dataclasses import dataclass, field
+from functools import lru_cache
 from sys import intern
 from typing import Iterator, Optional
 
@@ -66,9 +67,20 @@ def _pack(rows: tuple[Row, ...]) -> bytes:
     return zlib.compress(json.dumps(rows, separators=(",", ":")).encode(), 1)
 
 
-def _unpack(blob: bytes) -> list[Row]:
-    return [(n, start, activated, end, opened, found, divided, tuple(deaths), tuple(keys))
-            for n, start, activated, end, opened, found, divided, deaths, keys in json.loads(zlib.decompress(blob))]
+@lru_cache(maxsize=1024)  # an archive never changes: a server unpacks each once, not once a page
+def _unpack(blob: bytes) -> tuple[Row, ...]:
+    return tuple([(n, start, activated, end, opened, found, divided, tuple(deaths), tuple(keys))
+            for n, start, activated, end, opened, found, divided, deaths, keys in json.loads(zlib.decompress(blob))])
+
+
+@lru_cache(maxsize=1024)
+def _spans(blob: bytes) -> dict[str, tuple[tuple[int, Optional[int]], ...]]:
+    """(start, end) of the sessions of one archive, by the keys of the characters who went."""
+    out: dict[str, list] = {}
+    for row in _unpack(blob):
+        for k in row[8]:
+            out.setdefault(k, []).append((row[1], row[3]))
+    return {k: tuple(spans) for k, spans in out.items()}
 
 
 @dataclass(frozen=True)
@@ -110,7 +122,30 @@ class Sessions:
     def get(self, number: int) -> Optional[Session]:
         if self.open_session is not None and self.open_session.number == number:
             return self.open_session
-        return next((Session(*row[:8]) for row in self.rows() if row[0] == number), None)
+        row = self._row(number)
+        return Session(*row[:8]) if row is not None else None
+
+    def _row(self, number: int) -> Optional[Row]:
+        # Sessions are numbered 1, 2, … in the order they close: session n lies in archive
+        # (n - 1) // ARCHIVE_EVERY, or among those closed since.
+        index = number - 1
+        if index < 0:
+            return None
+        packed = len(self.archived) * ARCHIVE_EVERY
+        if index < packed:
+            row = _unpack(self.archived[index // ARCHIVE_EVERY])[index % ARCHIVE_EVERY]
+        elif index - packed < len(self.closed):
+            row = self.closed[index - packed]
+        else:
+            return None
+        return row if row[0] == number else next((r for r in self.rows() if r[0] == number), None)
+
+    def latest(self, count: int, last: Optional[int] = None) -> tuple[Session, ...]:
+        """Up to ``count`` sessions ending with session ``last`` (default: the latest), oldest
+        first, unpacking only the archives they lie in."""
+        newest = self.next_number - 1 if last is None else min(last, self.next_number - 1)
+        return tuple(found for n in range(max(1, newest - count + 1), newest + 1)
+                     if (found := self.get(n)) is not None)
 
     def back_on(self, character: str) -> Optional[int]:
         """The day the character came back from its latest expedition (its own
@@ -121,7 +156,10 @@ class Sessions:
         """(start, end) of every session the character was activated in; an
         open one runs to ``until``."""
         k = key(character)
-        for row in self.rows():
+        for blob in self.archived:
+            for start, end in _spans(blob).get(k, ()):
+                yield start, end if end is not None else until
+        for row in self.closed:
             if k in row[8]:
                 yield row[1], row[3] if row[3] is not None else until
         current = self.open_session

@@ -20,6 +20,11 @@ from projections.why import Folded, figure_types, fold_held, sheet_moved, story,
 # Events that follow from another are appended in its transaction: looked for this far after it.
 EFFECTS_WITHIN = 500
 
+# Long lists come a page at a time: the most recent first page, older ones behind a link.
+LIST_PAGE = 200  # rows of a figure's story, sessions of the timeline, dice epochs
+RECENT_SESSIONS = 20  # sessions the campaign page lists (the timeline has them all)
+LOG_SCAN = 10_000  # events a filtered log page reads back before it stops and offers the older ones
+
 # The figures a character page charts over game time, where the sheet has them.
 CHARTED = ("cash", "wealth", "boons", "xp", "level", "black_marks", "grey_marks", "silver", "renown", "hp")
 
@@ -45,13 +50,14 @@ def _days(ctx) -> list[tuple[int, int]]:
         .where(events.c.campaign == ctx.name, events.c.position <= ctx.upto).order_by(events.c.position))]
 
 
-def _facts(ctx, types: Optional[list[str]] = None) -> list:
-    """The facts in force at the point, in fold order (as projections/timeline.visible), read
-    from the database already filtered and ordered: those of ``types``, else those a figure reads."""
+def _facts(ctx, types: list[str]) -> list:
+    """The facts of a few types in force at the point, in fold order (as projections/
+    timeline.visible): read on the types' index, then put in order here (the game-day index
+    would walk every event of the days asked for)."""
     voided = {e.payload["target"] for e in ctx.tx.read(ctx.name, upto=ctx.upto, types=[VOID])}
-    found = ctx.tx.read(ctx.name, upto=ctx.upto, types=types or figure_types(), until_day=ctx.point.as_of,
-                        fold_order=True)
-    return [e for e in found if e.position not in voided]
+    found = [e for e in ctx.tx.read(ctx.name, upto=ctx.upto, types=types)
+             if e.position not in voided and (ctx.point.as_of is None or e.game_time <= ctx.point.as_of)]
+    return sorted(found, key=lambda e: (e.game_time, e.position))
 
 
 def campaign_info(ctx) -> dict:
@@ -112,7 +118,14 @@ def session_info(ctx, number: Optional[int]) -> dict:
             "end": calendar.format(session.end) if session.end is not None else None,
             "activated": session.activated, "treasure_found": session.found,
             "treasure_undivided": session.undivided, "deaths": list(session.deaths),
-            "events": [e.position for e in ctx.events(session=session.number, after=session.opened_at - 1)]}
+            "events": [e.position for e in _session_events(ctx, session)]}
+
+
+def _session_events(ctx, session) -> list:
+    """A session's events: recorded while it was open, so from its opening to the next one's."""
+    following = ctx.world.sessions.get(session.number + 1)
+    upto = min(ctx.upto, following.opened_at - 1) if following is not None else ctx.upto
+    return list(ctx.tx.read(ctx.name, after=session.opened_at - 1, upto=upto, session=session.number))
 
 
 def downtime_due(ctx, since: Optional[str] = None) -> list[dict]:
@@ -127,13 +140,15 @@ def downtime_due(ctx, since: Optional[str] = None) -> list[dict]:
     return rows
 
 
-def sessions_list(ctx) -> list[dict]:
-    """Every session the point sees, oldest first, with its in-game dates."""
+def sessions_list(ctx, *, last: Optional[int] = None, count: Optional[int] = None) -> list[dict]:
+    """Every session the point sees, oldest first, with its in-game dates; or the ``count``
+    up to session ``last`` (default: the latest)."""
     calendar = ctx.campaign.calendar
+    sessions = ctx.world.sessions.sessions if count is None else ctx.world.sessions.latest(count, last)
     return [{"number": s.number, "open": s.open, "start_day": s.start, "end_day": s.end,
              "start": calendar.format(s.start), "end": calendar.format(s.end) if s.end is not None else None,
              "players": len(s.activated), "characters": sorted(s.activated.values()), "treasure_found": s.found,
-             "deaths": list(s.deaths)} for s in ctx.world.sessions.sessions]
+             "deaths": list(s.deaths)} for s in sessions]
 
 
 def overview(ctx) -> dict:
@@ -148,7 +163,8 @@ def overview(ctx) -> dict:
                        "grey_marks": s.grey, "battle_penalty": s.penalty}
                       for s in world.divine.standings.values()] if ctx.campaign.runs("gods") else []
     info["downtime"] = downtime_due(ctx)
-    info["sessions"] = sessions_list(ctx)
+    info["sessions"] = sessions_list(ctx, count=RECENT_SESSIONS)  # the most recent; the timeline has them all
+    info["session_count"] = ctx.world.sessions.next_number - 1
     info["session_open"] = world.sessions.current.number if world.sessions.current else None
     info["calendar_today"], info["who"] = today_view(ctx), who_view(ctx)["characters"]
     return info
@@ -193,17 +209,55 @@ def figure_story(ctx, subject: str, field: Optional[str], folded=None) -> tuple[
         raise BadInput(str(exc)) from None
     steps = _kept_steps(ctx, told.kept)
     if steps is not None:
-        found = kept.story(steps, told, ctx.tx.get_many)
+        found, _ = kept.story(steps, told, ctx.tx.get_many)
     else:
         found = story((), ctx.point, told, cause_of=ctx.event, folded=_folded(folded) if folded else fold(ctx))
     if not found and told.figure(ctx.world) is None:
         raise BadInput(f"{subject} has no field {field!r} (see `tally char show {subject} --json`)")
+    _dated(ctx, found)
+    return told.label, told.figure(ctx.world), found
+
+
+def figure_story_page(ctx, subject: str, field: Optional[str], folded=None, before: Optional[str] = None,
+                      count: int = LIST_PAGE) -> tuple[str, Any, list[dict], Optional[str]]:
+    """A page of `why`: the story's ``count`` latest rows before the point in it ``before``
+    (``DAY-POSITION``, in fold order; default: its end), and where the earlier rows end."""
+    key_ = _story_key(before)
+    if unknown_subject(ctx.world, subject):
+        raise NotFound(f"no character, faction or stronghold called {subject!r} at that point")
+    try:
+        told = subject_figure(subject, field)
+    except ValueError as exc:
+        raise BadInput(str(exc)) from None
+    steps = _kept_steps(ctx, told.kept)
+    if steps is not None:
+        found, more = kept.story(steps, told, ctx.tx.get_many, count=count, before=key_)
+    else:
+        rows = story((), ctx.point, told, cause_of=ctx.event, folded=_folded(folded) if folded else fold(ctx))
+        rows = [r for r in rows if key_ is None or (r["game_time"], r["position"]) < key_]
+        found, more = rows[-count:], len(rows) > count
+    if not found and told.figure(ctx.world) is None:
+        raise BadInput(f"{subject} has no field {field!r} (see `tally char show {subject} --json`)")
+    _dated(ctx, found)
+    earlier = f"{found[0]['game_time']}-{found[0]['position']}" if more and found else None
+    return told.label, told.figure(ctx.world), found, earlier
+
+
+def _story_key(before: Optional[str]) -> Optional[tuple[int, int]]:
+    if before is None:
+        return None
+    day, _, position = before.partition("-")
+    if not (day.lstrip("-").isdigit() and position.isdigit()) or len(before) > 30:
+        raise BadInput(f"before= takes DAY-POSITION from an 'earlier' link, not {before!r}")
+    return int(day), int(position)
+
+
+def _dated(ctx, rows: list[dict]) -> None:
     calendar = ctx.campaign.calendar
-    for row in found:
+    for row in rows:
         row["game_date"] = calendar.format(row["game_time"])
         if row["late"]:
             row["late"]["recorded_date"] = calendar.format(row["late"]["recorded_day"])
-    return told.label, told.figure(ctx.world), found
 
 
 def series(ctx, name: str, folded=None) -> dict[str, list[tuple[int, Any]]]:
@@ -337,16 +391,19 @@ def _brief(e, calendar) -> dict:
 
 def log_rows(ctx, *, types: Optional[list[str]] = None, session: Optional[int] = None,
              character: Optional[str] = None, text: Optional[str] = None, limit: int = 500,
-             before: Optional[int] = None) -> dict:
+             before: Optional[int] = None, scan: Optional[int] = LOG_SCAN) -> dict:
     """The log at the point, newest first, filtered by type, session, character or words;
-    ``limit`` rows before position ``before`` (older pages follow)."""
+    ``limit`` rows before position ``before`` (older pages follow). The database picks the
+    rows of a type or session; a name or words are looked for in at most ``scan`` events
+    read back from ``before`` (None: all), and the page says how far back it looked."""
     calendar = ctx.campaign.calendar
-    voided = {e.payload["target"]: e.position for e in ctx.tx.read(ctx.name, upto=ctx.upto, types=[VOID])}
     upto = min(ctx.upto, before - 1) if before is not None else ctx.upto
-    # Unfiltered, the newest rows are the last positions: read only those.
-    after = max(0, upto - limit - 1) if not (types or session is not None or character or text) else 0
-    rows = []
-    for e in reversed(list(ctx.tx.read(ctx.name, after=after, upto=upto, types=types, session=session))):
+    looked = not (character or text)  # every event read is a row
+    read = ctx.tx.read(ctx.name, upto=upto, types=types, session=session, newest_first=True,
+                       limit=limit + 1 if looked or scan is None else scan)
+    rows, oldest_read, seen = [], None, 0
+    for e in read:
+        oldest_read, seen = e.position, seen + 1
         if character and key(str(e.payload.get("character") or e.payload.get("name") or "")) != key(character):
             continue
         what = line(e)
@@ -354,13 +411,25 @@ def log_rows(ctx, *, types: Optional[list[str]] = None, session: Optional[int] =
             continue
         rows.append({"position": e.position, "game_day": e.game_time, "game_date": calendar.format(e.game_time),
                      "type": e.type, "actor": e.actor, "session": e.session, "what": what,
-                     "cause": e.cause, "voided_by": voided.get(e.position), "recorded_at": e.recorded_at})
+                     "cause": e.cause, "voided_by": None, "recorded_at": e.recorded_at})
         if len(rows) > limit:
             break
+    read.close()
     more = len(rows) > limit
     rows = rows[:limit]
-    return {"rows": rows, "more_before": rows[-1]["position"] if more and rows else None,
-            "types": sorted(known_types())}
+    if more:
+        more_before = rows[-1]["position"]
+    elif not looked and scan is not None and seen >= scan and oldest_read is not None and oldest_read > 1:
+        more_before = oldest_read  # the scan stopped here: the older events are one link away
+    else:
+        more_before = None
+    if rows:  # the voids of the rows shown, read among the voids recorded after the oldest of them
+        voided = {v.payload["target"]: v.position for v in ctx.tx.read(
+            ctx.name, after=rows[-1]["position"], upto=ctx.upto, types=[VOID])}
+        for row in rows:
+            row["voided_by"] = voided.get(row["position"])
+    return {"rows": rows, "more_before": more_before, "types": sorted(known_types()),
+            "searched_from": None if looked or scan is None else oldest_read}
 
 
 DICE_EVENTS = ("dice.committed", "dice.client_seed_set", "dice.revealed", "dice.rolled")
@@ -385,17 +454,43 @@ def epochs(ctx) -> list[dict]:
     return list(found.values())
 
 
+def epochs_page(ctx, before: Optional[int] = None, count: int = LIST_PAGE) -> dict:
+    """The ``count`` latest dice epochs committed before position ``before`` (default: all),
+    newest first, read from their own events; and where the older ones begin."""
+    upto = ctx.upto if before is None else min(ctx.upto, before - 1)
+    newest = list(ctx.tx.read(ctx.name, upto=upto, types=["dice.committed"], newest_first=True, limit=count + 1))
+    older = newest[count].position + 1 if len(newest) > count else None
+    newest = newest[:count]
+    found: dict[int, dict] = {}
+    for e in reversed(newest):
+        p = e.payload
+        found[p["epoch"]] = {"epoch": p["epoch"], "commitment": p["commitment"], "committed_at": e.position,
+                             "client_seed": "", "seed": None, "revealed_at": None, "derived": None}
+    if newest:
+        # An epoch's reveal is recorded just before the next one's commitment.
+        reach = ctx.upto if before is None else min(ctx.upto, before + EFFECTS_WITHIN)
+        for e in ctx.tx.read(ctx.name, after=newest[-1].position, upto=reach,
+                             types=["dice.client_seed_set", "dice.revealed"]):
+            mine = found.get(e.payload["epoch"])
+            if mine is None:
+                continue
+            if e.type == "dice.client_seed_set":
+                mine["client_seed"] = e.payload["client_seed"]
+            else:
+                mine.update(seed=e.payload["seed"], revealed_at=e.position, derived=e.payload.get("rolls"))
+    current = ctx.epoch
+    if current is not None and current.number in found:
+        found[current.number]["derived"] = current.nonces
+    return {"epochs": sorted(found.values(), key=lambda e: -e["epoch"]), "older_before": older}
+
+
 def _epoch_events(ctx, number: int) -> list:
-    """The epoch's own events, read from its commitment to the next epoch's."""
-    committed = list(ctx.events(types=["dice.committed"]))
-    mine = next((e for e in committed if e.payload["epoch"] == number), None)
-    if mine is None:
+    """The epoch's own events: its stream (commands/dice.py), read on the stream's index."""
+    found = [e for e in ctx.tx.read(ctx.name, upto=ctx.upto, stream=f"epoch:{number}")
+             if e.type in DICE_EVENTS and e.payload.get("epoch") == number]
+    if not any(e.type == "dice.committed" for e in found):
         raise NotFound(f"no dice epoch {number} in campaign {ctx.name} at that point")
-    later = [e.position for e in committed if e.position > mine.position]
-    # A reveal is recorded just before the next epoch's commitment: read a little past it.
-    upto = min(ctx.upto, later[0] + EFFECTS_WITHIN) if later else ctx.upto
-    return [e for e in ctx.tx.read(ctx.name, after=mine.position - 1, upto=upto, types=list(DICE_EVENTS))
-            if e.payload.get("epoch") == number]
+    return found
 
 
 def epoch(ctx, number: int) -> dict:
@@ -427,11 +522,16 @@ def epoch_events(ctx, number: int) -> list[dict]:
             for e in _epoch_events(ctx, number)]
 
 
-def timeline(ctx) -> list[dict]:
-    """Sessions and the downtime between them, on the campaign's calendar, oldest first."""
+def timeline(ctx, last: Optional[int] = None, count: Optional[int] = None) -> list[dict]:
+    """Sessions and the downtime between them, on the campaign's calendar, oldest first; or a
+    page of them: ``count`` sessions up to session ``last``, with the downtime around them."""
     calendar = ctx.campaign.calendar
+    shown = sessions_list(ctx, last=last, count=count) if count is not None else sessions_list(ctx)
     rows, last_end = [], ctx.campaign.start
-    for s in sessions_list(ctx):
+    if shown and shown[0]["number"] > 1:
+        before = ctx.world.sessions.get(shown[0]["number"] - 1)
+        last_end = before.end if before is not None and before.end is not None else shown[0]["start_day"]
+    for s in shown:
         if s["start_day"] > last_end:
             rows.append({"kind": "downtime", "from_day": last_end, "to_day": s["start_day"],
                          "from": calendar.format(last_end), "to": calendar.format(s["start_day"]),
@@ -439,7 +539,8 @@ def timeline(ctx) -> list[dict]:
         rows.append({"kind": "session", **s, "from_day": s["start_day"],
                      "to_day": s["end_day"] if s["end_day"] is not None else ctx.campaign.today})
         last_end = s["end_day"] if s["end_day"] is not None else ctx.campaign.today
-    if ctx.campaign.today > last_end:
+    latest = ctx.world.sessions.next_number - 1
+    if ctx.campaign.today > last_end and (not shown or shown[-1]["number"] == latest):
         rows.append({"kind": "downtime", "from_day": last_end, "to_day": ctx.campaign.today,
                      "from": calendar.format(last_end), "to": calendar.format(ctx.campaign.today),
                      "days": ctx.campaign.today - last_end})
@@ -450,7 +551,7 @@ def session_page(ctx, number: int) -> dict:
     """A session: its summary, the rolls made in it, and its events."""
     info = session_info(ctx, number)
     calendar = ctx.campaign.calendar
-    events = ctx.events(session=number)
+    events = _session_events(ctx, ctx.world.sessions.get(number))
     info["rolls"] = [{"position": e.position, "what": line(e), "game_date": calendar.format(e.game_time)}
                      for e in events if e.type == "dice.rolled"]
     info["log"] = [{"position": e.position, "type": e.type, "what": line(e),

@@ -40,7 +40,7 @@ def fresh_and_kept(store: Store, point: Pin = Pin()):
             told = subject_figure(subject, field)
             fresh = story((), ctx.point, told, cause_of=ctx.event, folded=folded)
             steps = views._kept_steps(ctx, told.kept)
-            out.append(((subject, field), fresh, kept.story(steps, told, tx.get_many)))
+            out.append(((subject, field), fresh, kept.story(steps, told, tx.get_many)[0]))
         for c in ctx.world.stable.characters.values():
             fresh = views.series(ctx, c.name, folded)
             out.append(((c.name, "chart"), fresh, views.series(ctx, c.name)))
