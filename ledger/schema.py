@@ -83,7 +83,8 @@ merkle_nodes = Table(
 # Kept histories (projections/kept.py): each subject's figures (a character's
 # sheet, the Company's) step by step in fold order — the fields an event
 # changed, or a mark that it bore on them — so a chart or a figure's story is
-# read instead of folded from the start. Derived data like the snapshots:
+# read instead of folded from the start. A row is a chunk of a subject's steps,
+# keyed by its first (game day, position). Derived data like the snapshots:
 # each row carries a MAC under the ledger's derived-data key (ledger/
 # kept_rows.py), and deleting every row loses nothing.
 kept_steps = Table(
@@ -92,7 +93,8 @@ kept_steps = Table(
     Column("subject", String(200), primary_key=True),
     Column("game_time", Integer, primary_key=True, autoincrement=False),
     Column("position", BigInteger().with_variant(Integer, "sqlite"), primary_key=True, autoincrement=False),
-    Column("data", LargeBinary, nullable=False),  # MessagePack: [kind, fields, void, late]
+    Column("last_time", Integer, nullable=False),  # the game day of the chunk's last step
+    Column("data", LargeBinary, nullable=False),  # MessagePack: [(day, position, kind, fields, void, late), …]
     Column("mac", LargeBinary, nullable=False),
     sqlite_with_rowid=False,
 )

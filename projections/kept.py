@@ -31,7 +31,7 @@ from __future__ import annotations
 import heapq
 import zlib
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable, Iterator, Optional
+from typing import Any, Callable, Iterable, Iterator, NamedTuple, Optional
 
 import msgspec
 
@@ -52,7 +52,6 @@ CHANGED, BORE, WITHDRAWN, UNFOLDABLE = 0, 1, 2, 3
 FORMAT = "kept-1"  # the layout of a step and a head; with the read models' shape, what a head was built by
 _ATTEMPT_TYPES = frozenset().union(*ATTEMPTS.values())
 _ENCODER = msgspec.msgpack.Encoder()
-_STEP = msgspec.msgpack.Decoder(tuple[int, dict[str, Any], Optional[int], Optional[int]])
 _HEAD = msgspec.msgpack.Decoder(tuple[str, Optional[int], Optional[int], dict[str, dict[str, Any]]])
 _UNFOLDABLE = object()
 
@@ -61,8 +60,7 @@ def character_subject(name: str) -> str:
     return f"character:{key(name)}"
 
 
-@dataclass(frozen=True)
-class Step:
+class Step(NamedTuple):  # a tuple: a long history is made of thousands of them
     game_time: int
     position: int
     kind: int  # CHANGED, BORE, WITHDRAWN, or UNFOLDABLE (withdrawn, and it would no longer fold)
@@ -179,11 +177,11 @@ class _Folding:
 
     def __init__(self, world: world_model.World, figures: dict[str, dict]) -> None:
         self.world, self.figures = world, figures
-        self.out: list[tuple[str, int, int, bytes]] = []
+        self.out: dict[str, list[tuple]] = {}  # subject -> its new steps, in fold order
 
     def _step(self, subject: str, e: Envelope, kind: int, fields: dict, void: Optional[int],
               late: Optional[int]) -> None:
-        self.out.append((subject, e.game_time, e.position, _ENCODER.encode((kind, fields, void, late))))
+        self.out.setdefault(subject, []).append((e.game_time, e.position, kind, fields, void, late))
 
     def _touched(self, was: world_model.World, now: world_model.World) -> Iterable[str]:
         moved = _moved(was, now)
@@ -257,7 +255,7 @@ def _late(days: dict[int, Optional[int]], e: Envelope) -> Optional[int]:
     return recorded if recorded is not None and e.game_time < recorded else None
 
 
-def catch_up(tx, name: str, *, persist: bool = True) -> Optional[tuple[Head, list]]:
+def catch_up(tx, name: str, *, persist: bool = True) -> Optional[tuple[Head, Optional[dict]]]:
     """The campaign's histories brought up to its head: (the head, steps not yet persisted).
     With ``persist`` (a write transaction) the new steps are stored and the list is empty;
     without, they are returned for this reading alone. None where they cannot be kept here
@@ -271,7 +269,7 @@ def catch_up(tx, name: str, *, persist: bool = True) -> Optional[tuple[Head, lis
     if head is not None and head.position > upto:
         head = None  # written against another log: start again
     if head is not None and head.position == upto:
-        return head, []
+        return head, {}
     withdrawn = {v.payload["target"]: v.position for v in tx.read(name, types=[VOID], upto=upto)}
     types = [*figure_types(), VOID]
     if head is not None:
@@ -298,7 +296,7 @@ def catch_up(tx, name: str, *, persist: bool = True) -> Optional[tuple[Head, lis
                 folding.fold(e, withdrawn.get(e.position), _late(days, e))
             new_rows, last_day = folding.out, max(head.last_day or facts[-1].game_time, facts[-1].game_time)
         else:
-            new_rows, last_day = [], head.last_day
+            new_rows, last_day = {}, head.last_day
         recorded_day = max((d for d in [head.recorded_day, *tx.game_days(name, head.position, upto)]
                             if d is not None), default=None)
         head = Head(upto, last_day, recorded_day, head.figures)
@@ -324,11 +322,11 @@ def catch_up(tx, name: str, *, persist: bool = True) -> Optional[tuple[Head, lis
         drop = redo_from
     if not persist:
         return head, (new_rows if drop is None else None)  # a refold is not answered from memory
-    if drop is not None:
-        kept_rows.drop_from(tx, name, None if drop < 0 else drop)
-    kept_rows.put_steps(tx, key_, name, new_rows)
+    if drop is not None and drop < 0:
+        kept_rows.drop(tx, name)
+    kept_rows.put_steps(tx, key_, name, new_rows, drop if drop is not None and drop >= 0 else None)
     kept_rows.put_head(tx, key_, name, upto, head.encode())
-    return head, []
+    return head, {}
 
 
 def keep_up(store, campaign: Optional[str]) -> None:
@@ -372,7 +370,7 @@ def steps_of(tx, name: str, subject: str, upto: int, until_day: Optional[int]) -
     head = Head.decode(*found) if found else None
     if head is None or head.position > upto:
         return None
-    pending: list = []
+    pending: dict = {}
     if head.position < upto:
         caught = catch_up(tx, name, persist=False)
         if caught is None or caught[1] is None:
@@ -384,16 +382,17 @@ def steps_of(tx, name: str, subject: str, upto: int, until_day: Optional[int]) -
         tx.note(f"the kept histories of campaign {name} were ignored ({unusable.reason}); "
                 "tally db snapshot --drop, then tally db snapshot, builds them again")
         return None
-    extra = [r for r in rows if r[0] != subject]  # the rare steps every story holds
-    extra += [r for r in pending if r[0] in (subject, ALL) and (until_day is None or r[1] <= until_day)]
+    mine = [step for who, step in rows if who == subject]
+    extra = [step for who, step in rows if who != subject]  # the rare steps every story holds
+    extra += [step for who in (subject, ALL) for step in pending.get(who, ())
+              if until_day is None or step[0] <= until_day]
     if extra:  # each list is in fold order already: merge them
-        rows = list(heapq.merge([r for r in rows if r[0] == subject], sorted(extra, key=_fold_key), key=_fold_key))
-    decode = _STEP.decode
-    return [Step(day, position, *decode(data)) for _, day, position, data in rows]
+        mine = list(heapq.merge(mine, sorted(extra, key=_fold_key), key=_fold_key))
+    return list(map(Step._make, mine))
 
 
-def _fold_key(row: tuple) -> tuple[int, int]:
-    return row[1], row[2]
+def _fold_key(step: tuple) -> tuple[int, int]:
+    return step[0], step[1]
 
 
 def values(steps: Iterable[Step]) -> Iterator[tuple[Step, dict[str, Any], dict[str, Any]]]:

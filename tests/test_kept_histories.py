@@ -99,23 +99,38 @@ def test_a_point_before_the_head_is_told_by_a_fold(tally_sqlite):
 
 
 def test_a_forged_kept_step_is_never_believed(tally_sqlite):
+    import msgspec
+
     t = tally_sqlite
     t.ok("script", str(FIXTURES / "open-table.tally"), "--quiet")
     honest = t.ok("why", "Nureddine", "cash", "--json").json
     store = Store(t.url, create=False)
     with store.transaction() as tx:
         # A writer of the database, without the ledger's secrets, turns a step into Cash 9999.
-        row = tx.conn.execute(sa.text("SELECT subject, game_time, position, data, mac FROM kept_steps "
+        row = tx.conn.execute(sa.text("SELECT subject, game_time, position, data FROM kept_steps "
                                       "WHERE subject = 'character:nureddine' ORDER BY game_time DESC LIMIT 1")).first()
-        forged = bytes(row.data).replace(b"\xa4cash", b"\xa4cash", 1)
-        import msgspec
-        kind, fields, void, late = msgspec.msgpack.decode(bytes(row.data))
-        forged = msgspec.msgpack.encode((kind, {**fields, "cash": 9999}, void, late))
+        chunk = msgspec.msgpack.decode(bytes(row.data))
+        day, position, kind, fields, void, late = chunk[-1]
+        chunk[-1] = [day, position, kind, {**fields, "cash": 9999}, void, late]
         tx.conn.execute(sa.text("UPDATE kept_steps SET data = :d WHERE subject = :s AND position = :p"),
-                        {"d": forged, "s": row.subject, "p": row.position})
+                        {"d": msgspec.msgpack.encode(chunk), "s": row.subject, "p": row.position})
     shown = t.ok("why", "Nureddine", "cash", "--json")
     assert shown.json == honest and 9999 not in [r["after"] for r in shown.json["changes"]]
     assert "kept histories" in shown.stderr and "ignored" in shown.stderr
+    store.dispose()
+
+
+def test_a_kept_row_copied_from_another_subject_is_never_believed(tally_sqlite):
+    t = tally_sqlite
+    t.ok("script", str(FIXTURES / "open-table.tally"), "--quiet")
+    honest = t.ok("why", "Dagny", "cash", "--json").json
+    store = Store(t.url, create=False)
+    with store.transaction() as tx:  # Nureddine's chunks, MACs and all, filed as Dagny's
+        tx.conn.execute(sa.text("DELETE FROM kept_steps WHERE subject = 'character:dagny'"))
+        tx.conn.execute(sa.text("INSERT INTO kept_steps SELECT campaign, 'character:dagny', game_time, position, "
+                                "last_time, data, mac FROM kept_steps WHERE subject = 'character:nureddine'"))
+    shown = t.ok("why", "Dagny", "cash", "--json")
+    assert shown.json == honest and "ignored" in shown.stderr
     store.dispose()
 
 
@@ -170,3 +185,40 @@ def test_a_reader_role_is_told_the_same_story_without_the_derived_data_key(pg_se
         with psycopg.connect(admin.replace("dbname=postgres", f"dbname={database}"), autocommit=True) as conn:
             conn.execute(f'DROP OWNED BY "{role}"')
             conn.execute(f'DROP ROLE "{role}"')
+
+
+def test_small_chunks_are_rewritten_right_as_the_ledger_grows(tally_sqlite, monkeypatch):
+    from ledger import kept_rows
+
+    monkeypatch.setattr(kept_rows, "CHUNK", 3)  # every history spans many rows: appends and refolds cross them
+    t = tally_sqlite
+    t.ok("script", str(FIXTURES / "open-table.tally"), "--quiet")
+    store = Store(t.url, create=False)
+    assert_same(store)
+    t.ok("cash", "Dagny", "+2", "--why", "a finder's fee")
+    t.ok("cash", "Dagny", "+1", "--why", "another")
+    assert_same(store)
+    t.ok("cash", "Dagny", "+3", "--why", "late", "--game-date", "1024-03-10")
+    assert_same(store)
+    with store.reading() as tx:
+        sizes = [len(__import__("msgspec").msgpack.decode(bytes(d))) for (d,) in
+                 tx.conn.execute(sa.text("SELECT data FROM kept_steps"))]
+    assert max(sizes) <= 3 and len(sizes) > 30
+    store.dispose()
+
+
+def test_a_page_of_a_story_is_the_end_of_the_whole_story(tally):
+    t = tally
+    t.ok("script", str(FIXTURES / "open-table.tally"), "--quiet")
+    store = Store(t.url, create=False)
+    kept.keep_up(store, None)
+    with store.reading() as tx:
+        ctx = load(tx, None)
+        whole = views.figure_story(ctx, "Dagny", "cash", views.fold(ctx))[2]
+        pages, before = [], None
+        while True:  # walked back a page of three rows at a time, as the why page's links do
+            _, _, rows, before = views.figure_story_page(ctx, "Dagny", "cash", before=before, count=3)
+            pages = rows + pages
+            if before is None:
+                break
+        assert len(whole) > 6 and pages == whole

@@ -21,6 +21,7 @@ def upgrade() -> None:
         sa.Column("subject", sa.String(200), nullable=False),
         sa.Column("game_time", sa.Integer, nullable=False, autoincrement=False),
         sa.Column("position", position, nullable=False, autoincrement=False),
+        sa.Column("last_time", sa.Integer, nullable=False),
         sa.Column("data", sa.LargeBinary, nullable=False),
         sa.Column("mac", sa.LargeBinary, nullable=False),
         sa.PrimaryKeyConstraint("campaign", "subject", "game_time", "position", name="pk_kept_steps"),
