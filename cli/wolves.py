@@ -90,7 +90,7 @@ def wages_show(ctx: typer.Context, name: str = typer.Argument(..., help="The emp
     """Hirelings, days served, wages owed and paid."""
     opts = options(ctx)
     view = query(opts.store(), opts.campaign,
-                 lambda c: c.world.band.of(commands.raider(c, name, active=False)[0]).view(c.today),
+                 lambda c: c.world.wolves.of(commands.raider(c, name, active=False)[0]).view(c.today),
                  point=Pin(at_event, as_of, as_recorded, at_session))
     info = {f: view[f] for f in ("hirelings", "wages_owed", "wages_paid", "silver", "wages_shortfall")}
     if json:
@@ -186,7 +186,7 @@ def ship_list(ctx: typer.Context, at_event: Optional[int] = AT_EVENT, as_of: Opt
         c.require("wolves")
         fmt = c.campaign.calendar.format
         return [{**s, "acquired": fmt(s["day"]), "food_until": fmt(s["food_until"])}
-                for s in c.world.band.ship_list(c.today)]
+                for s in c.world.wolves.ship_list(c.today)]
 
     ships = query(opts.store(), opts.campaign, read, point=Pin(at_event, as_of, as_recorded, at_session))
     if json:

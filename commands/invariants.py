@@ -83,14 +83,14 @@ def _wealth_figure(field: str) -> Check:
 
 
 def _vow_sworn(world: World, p: dict) -> Optional[str]:
-    open_vow = world.advancement.of(p["character"]).vow
+    open_vow = world.xp.of(p["character"]).vow
     if open_vow is not None:
         return f"{p['character']} would already hold an open vow ({open_vow}): one at a time"
     return None
 
 
 def _boast_made(world: World, p: dict) -> Optional[str]:
-    raider = world.band.of(p["character"])
+    raider = world.wolves.of(p["character"])
     if raider.barred:
         return f"{p['character']} would have shirked a boast before, and may never boast again (000 l.265)"
     if raider.boast is not None:
@@ -99,14 +99,14 @@ def _boast_made(world: World, p: dict) -> Optional[str]:
 
 
 def _boast_resolved(world: World, p: dict) -> Optional[str]:
-    pending = world.band.of(p["character"]).boast
+    pending = world.wolves.of(p["character"]).boast
     if pending is None or pending.get("boast") != p["boast"]:
         return f"{p['character']} would have no boast pending to resolve as {p['outcome']} ({p['boast']})"
     return None
 
 
 def _companion_joined(world: World, p: dict) -> Optional[str]:
-    raider = world.band.of(p["character"])
+    raider = world.wolves.of(p["character"])
     supported = companions_allowed(raider.silver)
     if len(raider.companions) >= supported:
         return (f"{p['character']} would own {raider.silver} sp, which supports {supported} companion(s) "
@@ -117,7 +117,7 @@ def _companion_joined(world: World, p: dict) -> Optional[str]:
 def _hireling_hired(world: World, p: dict, day: int) -> Optional[str]:
     if p["cover_days"] is None:  # schema 1: hired without the check
         return None
-    raider = world.band.of(p["character"])
+    raider = world.wolves.of(p["character"])
     needed = raider.wages_owed(day) + p["cover_days"] * (raider.daily_wages() + p["wage"])
     if raider.silver < needed:
         return (f"{p['character']} would have {raider.silver} sp, short of the {needed} that hiring {p['name']} "
@@ -126,7 +126,7 @@ def _hireling_hired(world: World, p: dict, day: int) -> Optional[str]:
 
 
 def _level_attained(world: World, p: dict) -> Optional[str]:
-    progress = world.advancement.of(p["character"])
+    progress = world.xp.of(p["character"])
     level = progress.level
     if p["level"] != level + 1:
         return f"{p['character']} would be level {level}, so this is not level {p['level']} attained next"
@@ -165,7 +165,7 @@ def _level_set(world: World, p: dict) -> Optional[str]:
 
 
 def _prayer(world: World, p: dict) -> Optional[str]:
-    s = world.divine.of(p["character"])
+    s = world.gods.of(p["character"])
     if s is not None and (s.black, s.grey) != (p["black"], p["grey"]):
         return (f"{p['character']} would hold {s.black} black and {s.grey} grey marks, not the "
                 f"{p['black']} and {p['grey']} the prayer's chance was read from")
@@ -173,7 +173,7 @@ def _prayer(world: World, p: dict) -> Optional[str]:
 
 
 def _level_lost(world: World, p: dict) -> Optional[str]:
-    level = world.advancement.of(p["character"]).level
+    level = world.xp.of(p["character"]).level
     if level != p["from_level"]:
         return f"{p['character']} would be level {level}, not the level {p['from_level']} it was decided to lose"
     return None
@@ -182,21 +182,21 @@ def _level_lost(world: World, p: dict) -> Optional[str]:
 def _treasure_spent(world: World, p: dict) -> Optional[str]:
     if p.get("treasure_rule") != "spent":
         return None
-    held = world.advancement.of(p["character"]).treasure
+    held = world.xp.of(p["character"]).treasure
     if held < p["treasure"]:
         return f"{p['character']} would hold {held} unit(s) of unspent treasure, not the {p['treasure']} spent"
     return None
 
 
 def _hit_dice_spent(world: World, p: dict) -> Optional[str]:
-    left = world.advancement.of(p["character"]).hit_dice_left
+    left = world.xp.of(p["character"]).hit_dice_left
     if left < p["count"]:
         return f"{p['character']} would have {left} hit dice left, too few to spend {p['count']}"
     return None
 
 
 def _expertise_applied(world: World, p: dict) -> Optional[str]:
-    progress = world.advancement.of(p["character"])
+    progress = world.xp.of(p["character"])
     if p["expertise"] is None:
         return None
     if progress.area(p["expertise"]) is None:
@@ -207,7 +207,7 @@ def _expertise_applied(world: World, p: dict) -> Optional[str]:
 
 
 def _expertise_gained(world: World, p: dict) -> Optional[str]:
-    progress = world.advancement.of(p["character"])
+    progress = world.xp.of(p["character"])
     if len(progress.expertise) >= progress.expertise_claims:
         return (f"{p['character']} would already hold all {progress.expertise_claims} area(s) of expertise "
                 "its level and skill rolls allow")
@@ -219,7 +219,7 @@ def _expertise_gained(world: World, p: dict) -> Optional[str]:
 def _standing_premise(check: Callable) -> Check:
     """A premise about a worshipper's standing; none if it worships no god there (nothing to fold onto)."""
     def premise(world: World, p: dict) -> Optional[str]:
-        s = world.divine.of(p["character"])
+        s = world.gods.of(p["character"])
         return check(s, p) if s is not None else None
     return premise
 
@@ -251,17 +251,17 @@ def _recovered(s, p: dict) -> Optional[str]:
 
 
 def _aligned(world: World, p: dict) -> Optional[str]:
-    s = world.divine.of(p["character"])
+    s = world.gods.of(p["character"])
     if s is not None and s.alignment != p["alignment"]:
         return f"{p['character']} would worship {s.god} ({s.alignment}): a worshipper keeps its god's alignment"
     return None
 
 
 def _adopted(world: World, p: dict, day: int) -> Optional[str]:
-    held = world.divine.of(p["character"])
+    held = world.gods.of(p["character"])
     if held is not None:
         return f"{p['character']} would already worship {held.god}"
-    own = world.divine.alignment_of(p["character"])
+    own = world.gods.alignment_of(p["character"])
     if p.get("character_alignment") is not None and own != p["character_alignment"]:
         return f"{p['character']}'s alignment would be {own}, not the {p['character_alignment']} {p['god']} matched"
     return gods_rules.adoption_refused(world, p["character"], p["adoption"], day) if p.get("adoption") else None
@@ -269,14 +269,14 @@ def _adopted(world: World, p: dict, day: int) -> Optional[str]:
 
 def _battled(world: World, p: dict, day: int) -> Optional[str]:
     for who, plea in ((p["character"], p["plea"]), (p["opponent"], p["opponent_plea"])):
-        s = world.divine.of(who)
+        s = world.gods.of(who)
         if plea is not None and s is not None and s.supported_on(day) != plea:
             return f"{who} would have no answered plea (event {plea}) left that day for the battle"
     return None
 
 
 def _crawled(world: World, p: dict, day: int) -> Optional[str]:
-    s = world.divine.of(p["character"])
+    s = world.gods.of(p["character"])
     if s is None:
         return None
     if s.prayers_within(day) != p["prayers_last_week"]:
@@ -399,13 +399,13 @@ def _character_holds(world: World, name: str) -> Optional[str]:
         need, can = inventory_load(world, c.name)
         if need > can:
             return f"{c.name} would carry {need} Slots of {can} (004 l.553-560)"
-    if key(name) in world.band.raiders:
+    if key(name) in world.wolves.raiders:
         return _raider_holds(world, name)
     return None
 
 
 def _raider_holds(world: World, name: str) -> Optional[str]:
-    raider = world.band.of(name)
+    raider = world.wolves.of(name)
     if raider.silver < 0:
         return f"{name}'s silver would be {raider.silver}, below zero"
     supported = companions_allowed(raider.silver)
@@ -440,7 +440,7 @@ def _luck_holds(world: World, p: dict) -> Optional[str]:
 
 
 def _xp_holds(world: World, p: dict) -> Optional[str]:
-    xp = world.advancement.of(p["character"]).xp
+    xp = world.xp.of(p["character"]).xp
     return f"{p['character']}'s XP would be {xp}, below zero" if xp < 0 else None
 
 

@@ -17,7 +17,7 @@ from ledger.events.wolves import (
 from ledger.rules import wolves as rules
 from ledger.settings import in_force
 from ledger.text import LABEL_LIMIT
-from projections.band import Raider
+from projections.wolves import Raider
 from ledger.names import key
 
 
@@ -88,7 +88,7 @@ def upkeep(ctx: Context, character: str, r: Raider, silver_after: int) -> list[N
 def raider(ctx: Context, name: str, active: bool = True):
     ctx.require("wolves")
     character = find_character(ctx, name, active=active)
-    return character.name, ctx.world.band.of(character.name)
+    return character.name, ctx.world.wolves.of(character.name)
 
 
 def change_silver(store, campaign, name: str, delta: int, *, why: str, actor: str,
@@ -246,7 +246,7 @@ def make_boast(store, campaign, name: str, boast: str, *, reward: str, actor: st
         if challenger is not None:  # a rival who is not a character takes the boast out of the ledger's reach
             if challenger.status != "active":
                 raise RuleRefused(f"{challenger.name} is {challenger.status} and cannot take up the boast")
-            may_boast(challenger.name, ctx.world.band.of(challenger.name))
+            may_boast(challenger.name, ctx.world.wolves.of(challenger.name))
             _boast(batch, challenger.name, boast, field_name, complications, passed_from=character)
         return batch.done()
 
@@ -301,7 +301,7 @@ def add_ship(store, campaign, name: str, *, kind: str, actor: str, rowers: int =
             raise BadInput(f"unknown ship {kind!r}: choose from {', '.join(rules.SHIPS)}")
         if rowers < 0 or food_days < 0:
             raise BadInput("rowers and days of food cannot be negative")
-        if ctx.world.band.ship(name) is not None:
+        if ctx.world.wolves.ship(name) is not None:
             raise RuleRefused(f"the band already has a ship named {name!r}")
         value = rules.SHIP_VALUES[proper]
         events: list[NewEvent] = []

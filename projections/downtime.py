@@ -70,7 +70,7 @@ def span_start(world, character) -> int:
 def due(world, since: int | None = None, until: int | None = None) -> list[dict]:
     """What the span brought each active character not out on an expedition."""
     from ledger.rules import gods as god_rules
-    from projections.divine import odds
+    from projections.gods import odds
 
     until = world.campaign.today if until is None else until
     current = world.sessions.current
@@ -85,11 +85,11 @@ def due(world, since: int | None = None, until: int | None = None) -> list[dict]
                "projects": [view(p) for p in world.downtime.projects.values()
                             if key(p["owner"]) == key(character.name) and p["filled"] < p["ticks"]]}
         if world.campaign.runs("wolves"):
-            raider = world.band.of(character.name)
+            raider = world.wolves.of(character.name)
             row["wages_owed"] = raider.wages_earned(until) - raider.wages_paid
         if world.campaign.runs("coeac"):
             row["followers_ready"] = [v["lost"] for v in character.vacancies if v["ready_day"] <= until]
-        standing = world.divine.of(character.name) if world.campaign.runs("gods") else None
+        standing = world.gods.of(character.name) if world.campaign.runs("gods") else None
         if standing:
             god = odds(world, character.name)
             row["prayers_last_week"] = god["prayers_last_week"]

@@ -103,7 +103,7 @@ def _wealth_attempted(state: Stable, p: dict) -> Stable:
 
 
 def _divided(state: Stable, p: dict) -> Stable:
-    if p.get("currency", "cash") == "cash":  # silver pennies are the band's (projections/band.py)
+    if p.get("currency", "cash") == "cash":  # silver pennies are the band's (projections/wolves.py)
         for name, cash in p["shares"].items():
             state = _add(state, name, cash=cash)
     for name, cash in p["set_aside"].items():

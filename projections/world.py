@@ -8,8 +8,7 @@ from typing import Iterable, Optional
 
 from ledger.envelope import Envelope
 from projections.frozen import replace
-from projections import (advancement, band, campaign, company, divine, downtime, inventory, sessions, skirmishers,
-                         stable)
+from projections import campaign, company, downtime, gods, inventory, sessions, skirmish, stable, wolves, xp
 
 
 @dataclass(frozen=True)
@@ -18,20 +17,19 @@ class World:
     stable: stable.Stable
     sessions: sessions.Sessions
     company: company.Company
-    divine: divine.Divine
-    advancement: advancement.Advancement
-    band: band.Band
-    skirmish: skirmishers.Skirmishers
+    gods: gods.Divine
+    xp: xp.Advancement
+    wolves: wolves.Band
+    skirmish: skirmish.Skirmishers
     downtime: downtime.Downtime
     inventory: inventory.Inventory
 
 
-EMPTY = World(None, stable.Stable(), sessions.Sessions(), company.Company(), divine.Divine(),
-              advancement.Advancement(), band.Band(), skirmishers.Skirmishers(), downtime.Downtime(),
-              inventory.Inventory())
+EMPTY = World(None, stable.Stable(), sessions.Sessions(), company.Company(), gods.Divine(), xp.Advancement(),
+              wolves.Band(), skirmish.Skirmishers(), downtime.Downtime(), inventory.Inventory())
 
 
-MODELS = (campaign, stable, sessions, company, divine, advancement, band, skirmishers, downtime, inventory)
+MODELS = (campaign, stable, sessions, company, gods, xp, wolves, skirmish, downtime, inventory)
 _FIELDS = tuple(f.name for f in fields(World))
 _REACTING: dict[str, tuple[int, ...]] = {}  # event type -> the read models that fold it
 

@@ -389,16 +389,16 @@ def test_schema_1_wolves_payloads_are_upcast(event_type, v1, current):
 def test_a_schema_1_boast_and_ship_fold_as_before():
     from ledger.envelope import Envelope
     from ledger.events.registry import upcast
-    from projections import band
+    from projections import wolves
 
     def env(event_type, payload, position):
         return Envelope(position, "C", "s", 1, event_type, 2, 1, "", None, "", None,
                         upcast(event_type, 1, payload), "", "")
 
-    state = band.apply(band.Band(), env("boast.made", {"character": "A", "boast": "b", "reward": "hit_dice",
-                                                       "bonus": 1}, 1))
-    state = band.apply(state, env("boast.resolved", {"character": "A", "boast": "b", "outcome": "kept",
-                                                      "reward": "hit_dice", "bonus": 1, "kept": True}, 2))
-    state = band.apply(state, env("ship.acquired", {"name": "S", "kind": "Karvi", "value": 1000, "rowers": 12,
-                                                    "food_days": 4, "how": "taken"}, 3))
+    state = wolves.apply(wolves.Band(), env("boast.made", {"character": "A", "boast": "b", "reward": "hit_dice",
+                                                           "bonus": 1}, 1))
+    state = wolves.apply(state, env("boast.resolved", {"character": "A", "boast": "b", "outcome": "kept",
+                                                        "reward": "hit_dice", "bonus": 1, "kept": True}, 2))
+    state = wolves.apply(state, env("ship.acquired", {"name": "S", "kind": "Karvi", "value": 1000, "rowers": 12,
+                                                      "food_days": 4, "how": "taken"}, 3))
     assert (state.of("A").hit_dice, state.of("A").hp, state.ships[0]["price"]) == (1, 0, 0)

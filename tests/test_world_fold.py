@@ -53,7 +53,7 @@ def test_every_model_says_which_event_types_it_folds():
     for model in world.MODELS:
         assert isinstance(getattr(model, "TYPES", None), frozenset) or callable(model.reacts_to), model.__name__
     assert world._reacting("god.black_mark") == tuple(
-        i for i, m in enumerate(world.MODELS) if m.__name__.split(".")[-1] in ("campaign", "sessions", "divine"))
+        i for i, m in enumerate(world.MODELS) if m.__name__.split(".")[-1] in ("campaign", "sessions", "gods"))
 
 
 def test_the_quick_replace_holds_for_every_read_model_class():

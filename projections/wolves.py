@@ -1,4 +1,4 @@
-"""The band read model (wolves module): characteristics, silver pennies,
+"""The wolves read model (000, the band): characteristics, silver pennies,
 companions, hirelings and their wages, boasts, and the band's ships."""
 
 from __future__ import annotations

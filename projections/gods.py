@@ -1,4 +1,4 @@
-"""The divine-standing read model: each character's alignment, each
+"""The gods read model (001, divine standing): each character's alignment, each
 worshipper's god, marks, banked crawling bonus, prayers, repentances,
 punishments due, battles lost and what they cost."""
 
@@ -166,7 +166,7 @@ def active_days(sessions, character: str, since: int, until: int) -> int:
 
 def odds(world, name: str) -> dict:
     """What `tally god odds` shows for a worshipper, as of the world's today."""
-    s = world.divine.of(name)
+    s = world.gods.of(name)
     campaign = world.campaign
     settings = campaign.settings
     today = campaign.today
@@ -178,7 +178,7 @@ def odds(world, name: str) -> dict:
     repent_marks = s.repentance_marks(marks_rule)
     return {
         "character": s.character, "god": s.god, "power": s.power, "alignment": s.alignment,
-        "character_alignment": world.divine.alignment_of(s.character),
+        "character_alignment": world.gods.alignment_of(s.character),
         "black_marks": s.black, "grey_marks": s.grey,
         "prayer_chance": gods.prayer_chance(s.marks, s.power), "crawling_bonus": s.bonus,
         "crawl_bonus_rule": in_force(settings, "crawl_bonus"),

@@ -1,4 +1,4 @@
-"""The advancement read model (xp module): XP, attained level, the pending
+"""The xp read model (002, the xp module): XP, attained level, the pending
 level waiting for safe time, hit dice, areas of expertise, the open vow,
 and treasure whose XP waits until it is spent (treasure_xp spent)."""
 
