@@ -5,13 +5,14 @@ punishments due, battles lost and what they cost."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Iterable, Optional
+from typing import Callable, Iterable, Optional
 
 from ledger.envelope import Envelope
 from ledger.rules import gods
 from ledger.settings import in_force
 from ledger.names import key
 from projections.frozen import replace
+from projections.handlers import Table
 
 
 @dataclass(frozen=True)
@@ -73,17 +74,50 @@ def _update(state: Divine, name: str, **changes) -> Divine:
     return replace(state, standings={**state.standings, k: replace(state.standings[k], **changes)})
 
 
-def reacts_to(event_type: str) -> bool:
-    return event_type.startswith("god.") or event_type == "alignment.chosen"
+TABLE = Table("gods")
 
 
-def _prayed(s: Standing, p: dict, e: Envelope) -> dict:
-    spent = p["modifiers"].get("crawling_bonus", 0) if p["crawl_bonus"] == "next_plea" else 0
-    supported = p["outcome"] in ("answered", "joined")
-    return {"prayer_days": s.prayer_days + (e.game_time,), "bonus": s.bonus - spent, "lost_to": None,
-            "support": e.position if supported else None, "support_day": e.game_time}
+def _aligned(world, p: dict, day: int) -> Optional[str]:
+    s = world.gods.of(p["character"])
+    if s is not None and s.alignment != p["alignment"]:
+        return f"{p['character']} would worship {s.god} ({s.alignment}): a worshipper keeps its god's alignment"
+    return None
 
 
+@TABLE.on("alignment.chosen", line=lambda p: f"{p['character']}'s alignment is {p['alignment']}", premise=_aligned)
+def _chosen(state: Divine, p: dict, e: Envelope) -> Divine:
+    return replace(state, alignments={**state.alignments, key(p["character"]): p["alignment"]})
+
+
+def _adoption(world, p: dict, day: int) -> Optional[str]:
+    held = world.gods.of(p["character"])
+    if held is not None:
+        return f"{p['character']} would already worship {held.god}"
+    own = world.gods.alignment_of(p["character"])
+    if p.get("character_alignment") is not None and own != p["character_alignment"]:
+        return f"{p['character']}'s alignment would be {own}, not the {p['character_alignment']} {p['god']} matched"
+    return gods.adoption_refused(world, p["character"], p["adoption"], day) if p.get("adoption") else None
+
+
+@TABLE.on("god.adopted", line=lambda p: f"{p['character']} adopts {p['god']} (PR {p['power']}, {p['alignment']})",
+          premise=_adoption)
+def _adopted(state: Divine, p: dict, e: Envelope) -> Divine:
+    standing = Standing(p["character"], p["god"], p["power"], p["alignment"], p["flatterable"],
+                        p["sacrifice"], adopted_day=e.game_time, clean_since=e.game_time)
+    return replace(state, standings={**state.standings, key(p["character"]): standing})
+
+
+def _pleas(world, p: dict, day: int) -> Optional[str]:
+    for who, plea in ((p["character"], p["plea"]), (p["opponent"], p["opponent_plea"])):
+        s = world.gods.of(who)
+        if plea is not None and s is not None and s.supported_on(day) != plea:
+            return f"{who} would have no answered plea (event {plea}) left that day for the battle"
+    return None
+
+
+@TABLE.on("god.battle", line=lambda p: f"{p['god']} ({p['character']}) battles {p['opponent_god']} "
+          f"({p['opponent']}) for {len(p['rounds'])} round(s): {p['winner']}'s god wins; {p['loser']} "
+          f"A.T. and D.T. -{p['penalty']}", premise=_pleas)
 def _battled(state: Divine, p: dict, e: Envelope) -> Divine:
     winner, loser = state.of(p["winner"]), state.of(p["loser"])
     if winner is None or loser is None:
@@ -95,55 +129,155 @@ def _battled(state: Divine, p: dict, e: Envelope) -> Divine:
     return _update(state, loser.character, lost_to=victor, penalty=loser.penalty + p["penalty"])
 
 
-def _converted(s: Standing, p: dict, e: Envelope) -> dict:
+def _worshipper(fold: Callable[[Divine, Standing, dict, Envelope], Divine]):
+    """A fold about a worshipper's standing; nothing to fold onto if it worships no god."""
+    def folded(state: Divine, p: dict, e: Envelope) -> Divine:
+        s = state.standings.get(key(p["character"]))
+        return state if s is None else fold(state, s, p, e)
+    return folded
+
+
+def _standing_premise(check: Callable[[Standing, dict], Optional[str]]):
+    """A premise about a worshipper's standing; none if it worships no god there (nothing to fold onto)."""
+    def premise(world, p: dict, day: int) -> Optional[str]:
+        s = world.gods.of(p["character"])
+        return check(s, p) if s is not None else None
+    return premise
+
+
+@TABLE.on("god.black_mark", line=lambda p: f"{p['character']}: black mark: {p['why']}")
+@_worshipper
+def _black_mark(state: Divine, s: Standing, p: dict, e: Envelope) -> Divine:
+    return _update(state, s.character, black=s.black + 1, clean_since=e.game_time, probation=False,
+                   bonus=s.bonus - p["bonus_lost"])
+
+
+@TABLE.on("god.grey_marks", line=lambda p: f"{p['character']}: {p['count']} grey mark(s): {p['why']}")
+@_worshipper
+def _grey_marks(state: Divine, s: Standing, p: dict, e: Envelope) -> Divine:
+    return _update(state, s.character, grey=s.grey + p["count"])
+
+
+def _marks_read(world, p: dict, day: int) -> Optional[str]:
+    s = world.gods.of(p["character"])
+    if s is not None and (s.black, s.grey) != (p["black"], p["grey"]):
+        return (f"{p['character']} would hold {s.black} black and {s.grey} grey marks, not the "
+                f"{p['black']} and {p['grey']} the prayer's chance was read from")
+    return None
+
+
+@TABLE.on("god.prayed", line=lambda p: f"{p['character']} prays to {p['god']} at {p['chance']}%: {p['outcome']}"
+          + (f", grade {p['grade']} ({p['percent']}%)" if p.get("grade") else ""), premise=_marks_read)
+@_worshipper
+def _prayed(state: Divine, s: Standing, p: dict, e: Envelope) -> Divine:
+    spent = p["modifiers"].get("crawling_bonus", 0) if p["crawl_bonus"] == "next_plea" else 0
+    supported = p["outcome"] in ("answered", "joined")
+    return _update(state, s.character, prayer_days=s.prayer_days + (e.game_time,), bonus=s.bonus - spent,
+                   lost_to=None, support=e.position if supported else None, support_day=e.game_time)
+
+
+def _crawl_read(world, p: dict, day: int) -> Optional[str]:
+    s = world.gods.of(p["character"])
+    if s is None:
+        return None
+    if s.prayers_within(day) != p["prayers_last_week"]:
+        return (f"{p['character']} would have made {s.prayers_within(day)} prayers in the week before, "
+                f"not the {p['prayers_last_week']} the crawling prayer was read at")
+    if (p["effect"] == "removed_black_mark") != (p["accepted"] and s.black > 0):
+        return f"{p['character']} would hold {s.black} black marks, which changes what the crawling prayer did"
+    return None
+
+
+@TABLE.on("god.crawled", line=lambda p: f"{p['character']} crawls at {p['chance']}%: "
+          + (p["effect"].replace("_", " ") if p["accepted"] else "not accepted"), premise=_crawl_read)
+@_worshipper
+def _crawled(state: Divine, s: Standing, p: dict, e: Envelope) -> Divine:
+    changes = {"prayer_days": s.prayer_days + (e.game_time,)}
+    if p["effect"] == "removed_black_mark":
+        changes["black"] = s.black - 1
+    elif p["effect"] == "banked_bonus":
+        changes["bonus"] = s.bonus + p["bonus"]
+    return _update(state, s.character, **changes)
+
+
+def _repentance_read(s: Standing, p: dict) -> Optional[str]:
+    if (s.black, s.repentance_power(p["relapse"]), s.repentance_marks(p["marks_rule"])) != (
+            p["black"], p["effective_power"], p["marks"]):
+        return (f"{p['character']} would repent with {s.black} black marks at PR "
+                f"{s.repentance_power(p['relapse'])}, not the {p['black']} at PR {p['effective_power']} it was read at")
+    return None
+
+
+@TABLE.on("god.repented", line=lambda p: f"{p['character']} repents (needs {p['needs'] or 'X'}, "
+          f"PR {p['effective_power']}): " + ("accepted" if p["accepted"] else "not believed"),
+          premise=_standing_premise(_repentance_read))
+@_worshipper
+def _repented(state: Divine, s: Standing, p: dict, e: Envelope) -> Divine:
+    return _update(state, s.character, black=0, repented=True, probation=True) if p["accepted"] else state
+
+
+@TABLE.on("god.sacrificed",
+          line=lambda p: f"{p['character']} sacrifices ({p['black']} black, {p['grey']} grey redeemed): {p['why']}")
+@_worshipper
+def _sacrificed(state: Divine, s: Standing, p: dict, e: Envelope) -> Divine:
+    return _update(state, s.character, black=s.black - p["black"], grey=s.grey - p["grey"])
+
+
+@TABLE.on("god.punishment_checked", line=lambda p: f"{p['character']} punishment check ({p['reason']}, "
+          f"{p['chance']}%) at {p['black']} black marks: " + ("PUNISHED" if p["punished"] else "spared"))
+@_worshipper
+def _checked(state: Divine, s: Standing, p: dict, e: Envelope) -> Divine:
+    if not p["punished"]:
+        return state
+    return _update(state, s.character, punishments_due=s.punishments_due + ((e.position, p["black"]),))
+
+
+def _punishment_due(s: Standing, p: dict) -> Optional[str]:
+    if p["check"] not in {c for c, _ in s.punishments_due}:
+        return f"{p['character']} would have no punishment due from the check at event {p['check']}"
+    return None
+
+
+@TABLE.on("god.punished", line=lambda p: f"{p['character']} is punished ({p['severity']} black marks): {p['how']}",
+          premise=_standing_premise(_punishment_due))
+@_worshipper
+def _punished(state: Divine, s: Standing, p: dict, e: Envelope) -> Divine:
+    return _update(state, s.character, punishments_due=tuple(d for d in s.punishments_due if d[0] != p["check"]))
+
+
+def _battle_lost(s: Standing, p: dict) -> Optional[str]:
+    if s.lost_to is None or s.lost_to["battle"] != p["battle"]:
+        return f"{p['character']}'s god would not have just lost the battle at event {p['battle']}"
+    return None
+
+
+@TABLE.on("god.converted", line=lambda p: f"{p['character']} converts from {p['from_god']} to {p['god']} "
+          f"(PR {p['power']}, {p['alignment']}); marks {'kept' if p['marks'] == 'keep' else 'cleared'}",
+          premise=_standing_premise(_battle_lost))
+@_worshipper
+def _converted(state: Divine, s: Standing, p: dict, e: Envelope) -> Divine:
     changes = {"god": p["god"], "power": p["power"], "alignment": p["alignment"], "flatterable": p["flatterable"],
                "sacrifice": p["sacrifice"], "adopted_day": e.game_time, "repented": False, "probation": False,
                "bonus": 0, "support": None, "lost_to": None, "punishments_due": ()}
     if p["marks"] == "clear":  # the new god has seen none of it: a clean start, as at adoption
         changes.update(black=0, grey=0, clean_since=e.game_time)
-    return changes
+    return _update(state, s.character, **changes)
 
 
-def apply(state: Divine, e: Envelope) -> Divine:
-    p, t = e.payload, e.type
-    if t == "alignment.chosen":
-        return replace(state, alignments={**state.alignments, key(p["character"]): p["alignment"]})
-    if t == "god.adopted":
-        standing = Standing(p["character"], p["god"], p["power"], p["alignment"], p["flatterable"],
-                            p["sacrifice"], adopted_day=e.game_time, clean_since=e.game_time)
-        return replace(state, standings={**state.standings, key(p["character"]): standing})
-    if t == "god.battle":
-        return _battled(state, p, e)
-    if not t.startswith("god.") or key(p["character"]) not in state.standings:
-        return state
-    s = state.standings[key(p["character"])]
-    if t == "god.black_mark":
-        return _update(state, s.character, black=s.black + 1, clean_since=e.game_time, probation=False,
-                       bonus=s.bonus - p["bonus_lost"])
-    if t == "god.grey_marks":
-        return _update(state, s.character, grey=s.grey + p["count"])
-    if t == "god.prayed":
-        return _update(state, s.character, **_prayed(s, p, e))
-    if t == "god.crawled":
-        changes = {"prayer_days": s.prayer_days + (e.game_time,)}
-        if p["effect"] == "removed_black_mark":
-            changes["black"] = s.black - 1
-        elif p["effect"] == "banked_bonus":
-            changes["bonus"] = s.bonus + p["bonus"]
-        return _update(state, s.character, **changes)
-    if t == "god.repented" and p["accepted"]:
-        return _update(state, s.character, black=0, repented=True, probation=True)
-    if t == "god.sacrificed":
-        return _update(state, s.character, black=s.black - p["black"], grey=s.grey - p["grey"])
-    if t == "god.punishment_checked" and p["punished"]:
-        return _update(state, s.character, punishments_due=s.punishments_due + ((e.position, p["black"]),))
-    if t == "god.punished":
-        return _update(state, s.character, punishments_due=tuple(d for d in s.punishments_due if d[0] != p["check"]))
-    if t == "god.converted":
-        return _update(state, s.character, **_converted(s, p, e))
-    if t == "god.recovered":
-        return _update(state, s.character, penalty=s.penalty - p["penalty"])
-    return state
+def _penalty_held(s: Standing, p: dict) -> Optional[str]:
+    if s.penalty < p["penalty"]:
+        return f"{p['character']} would have lost {s.penalty} A.T. and D.T. in battle, not {p['penalty']}"
+    return None
+
+
+@TABLE.on("god.recovered", line=lambda p: f"{p['character']} regains {p['penalty']} A.T. and D.T.: {p['why']}",
+          premise=_standing_premise(_penalty_held))
+@_worshipper
+def _recovered(state: Divine, s: Standing, p: dict, e: Envelope) -> Divine:
+    return _update(state, s.character, penalty=s.penalty - p["penalty"])
+
+
+apply = TABLE.apply
 
 
 def distinct_days(spans: Iterable[tuple[int, int]], since: int, until: int) -> int:
