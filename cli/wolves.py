@@ -1,4 +1,5 @@
-"""tally silver | outfit | companion join|leave | hire | dismiss | wages | boast make|resolve | ship add|buy|list"""
+"""tally silver | outfit | companion join|leave | hire | dismiss | wages | boast make|resolve |
+ship add|buy|lose|list"""
 
 from __future__ import annotations
 
@@ -173,6 +174,17 @@ def ship_buy(ctx: typer.Context, name: str = typer.Argument(..., help="The new s
     _print_events(commands.add_ship(opts.store(), opts.campaign, name, kind=kind, rowers=rowers,
                                     food_days=food_days, how="bought new", by=by, actor=opts.who(),
                                     **opts.late(game_date, ruling)), json)
+
+
+@ship_app.command("lose")
+def ship_lose(ctx: typer.Context, name: str = typer.Argument(..., help="The band's ship."),
+              why: str = typer.Option(..., "--why", help="How it was lost: a storm, a sinking, a fight."),
+              json: bool = JSON_OPTION,
+              game_date: Optional[str] = GAME_DATE, ruling: Optional[str] = RULING) -> None:
+    """A ship of the band's is lost at sea (000 l.325-391): it leaves the band's list."""
+    opts = options(ctx)
+    _print_events(commands.lose_ship(opts.store(), opts.campaign, name, why=why, actor=opts.who(),
+                                     **opts.late(game_date, ruling)), json)
 
 
 @ship_app.command("list")

@@ -1,5 +1,5 @@
 """Wolves Upon the Coast (seed 000): outfitting a new character, silver,
-companions, hirelings' wages, boasts and ships."""
+companions, hirelings' wages, boasts and ships (taken, bought and lost)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from ledger.envelope import NewEvent
 from ledger.errors import BadInput, NotFound, RuleRefused
 from ledger.events.wolves import (
     BoastMade, BoastPassed, BoastResolved, CompanionJoined, CompanionLeft, EquipmentBought, HirelingDismissed,
-    HirelingHired, Outfitted, ShipAcquired, SilverChanged, WagesPaid,
+    HirelingHired, Outfitted, ShipAcquired, ShipLost, SilverChanged, WagesPaid,
 )
 from ledger.rules import wolves as rules
 from ledger.settings import in_force
@@ -316,5 +316,25 @@ def add_ship(store, campaign, name: str, *, kind: str, actor: str, rowers: int =
         return events + [NewEvent(ship_stream(name), ShipAcquired(
             name=name, kind=proper, value=value, rowers=rowers, food_days=food_days, how=how, price=price, by=buyer),
             game_time=ctx.today)]
+
+    return record(store, campaign, actor, decide, game_date=game_date, ruling=ruling)
+
+
+def lose_ship(store, campaign, name: str, *, why: str, actor: str, game_date: Optional[str] = None,
+              ruling: Optional[str] = None):
+    """A ship of the band's is lost (a storm, a sinking, a fight: 000 l.325-391): it leaves the band's list."""
+    name = clean_name(name, "the ship's name")
+    why = clean_text(why, "--why")
+
+    def decide(ctx: Context) -> list[NewEvent]:
+        ctx.require("wolves")
+        ship = ctx.world.wolves.ship(name)
+        if ship is None:  # one the band takes only after the day given is refused by the timeline check
+            ship = next((e.payload for e in ctx.events(types=["ship.acquired"])
+                         if key(e.payload["name"]) == key(name) and e.game_time > ctx.today), None)
+        if ship is None:
+            raise NotFound(f"the band has no ship named {name!r} (see `tally ship list`)")
+        return [NewEvent(ship_stream(ship["name"]), ShipLost(name=ship["name"], kind=ship["kind"], why=why),
+                         game_time=ctx.today)]
 
     return record(store, campaign, actor, decide, game_date=game_date, ruling=ruling)

@@ -225,4 +225,17 @@ def _ship(state: Band, p: dict, e: Envelope) -> Band:
     return state
 
 
+def _ship_held(world, p: dict, day: int) -> Optional[str]:
+    if world.wolves.ship(p["name"]) is None:
+        when = world.campaign.calendar.format(day)
+        return f"the band would not have {p['name']} on {when}: a ship is lost only while the band has it"
+    return None
+
+
+@TABLE.on("ship.lost", line=lambda p: f"{p['name']}, the band's {p['kind']}, is lost: {p['why']}",
+          premise=_ship_held)
+def _ship_lost(state: Band, p: dict, e: Envelope) -> Band:
+    return replace(state, ships=tuple(s for s in state.ships if key(s["name"]) != key(p["name"])))
+
+
 apply = TABLE.apply
