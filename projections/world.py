@@ -1,5 +1,7 @@
 """Every read model of a campaign, folded together in (game_time, position)
-order, from nothing or from a snapshot's world."""
+order, from nothing or from a snapshot's world. Which models fold an event,
+whether its payload is read, and the premises a late fact must keep all come
+from the models' tables of handlers (projections/handlers.py)."""
 
 from __future__ import annotations
 
