@@ -14,7 +14,7 @@ from cli.session import _print_events
 from commands import gods as commands
 from projections.reading import query
 from projections.timeline import Pin
-from projections.divine import odds as divine_odds
+from projections.gods import odds as divine_odds
 
 app = typer.Typer(help="Gods (Bifrost): alignments, adopt a god, earn marks, pray, crawl, repent, sacrifice, "
                        "battle and convert.", no_args_is_help=True)

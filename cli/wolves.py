@@ -1,4 +1,5 @@
-"""tally silver | outfit | companion join|leave | hire | dismiss | wages | boast make|resolve | ship add|buy|list"""
+"""tally silver | outfit | companion join|leave | hire | dismiss | wages | boast make|resolve |
+ship add|buy|lose|list"""
 
 from __future__ import annotations
 
@@ -90,7 +91,7 @@ def wages_show(ctx: typer.Context, name: str = typer.Argument(..., help="The emp
     """Hirelings, days served, wages owed and paid."""
     opts = options(ctx)
     view = query(opts.store(), opts.campaign,
-                 lambda c: c.world.band.of(commands.raider(c, name, active=False)[0]).view(c.today),
+                 lambda c: c.world.wolves.of(commands.raider(c, name, active=False)[0]).view(c.today),
                  point=Pin(at_event, as_of, as_recorded, at_session))
     info = {f: view[f] for f in ("hirelings", "wages_owed", "wages_paid", "silver", "wages_shortfall")}
     if json:
@@ -175,6 +176,17 @@ def ship_buy(ctx: typer.Context, name: str = typer.Argument(..., help="The new s
                                     **opts.late(game_date, ruling)), json)
 
 
+@ship_app.command("lose")
+def ship_lose(ctx: typer.Context, name: str = typer.Argument(..., help="The band's ship."),
+              why: str = typer.Option(..., "--why", help="How it was lost: a storm, a sinking, a fight."),
+              json: bool = JSON_OPTION,
+              game_date: Optional[str] = GAME_DATE, ruling: Optional[str] = RULING) -> None:
+    """A ship of the band's is lost at sea (000 l.325-391): it leaves the band's list."""
+    opts = options(ctx)
+    _print_events(commands.lose_ship(opts.store(), opts.campaign, name, why=why, actor=opts.who(),
+                                     **opts.late(game_date, ruling)), json)
+
+
 @ship_app.command("list")
 def ship_list(ctx: typer.Context, at_event: Optional[int] = AT_EVENT, as_of: Optional[str] = AS_OF,
               as_recorded: Optional[str] = AS_RECORDED,
@@ -186,7 +198,7 @@ def ship_list(ctx: typer.Context, at_event: Optional[int] = AT_EVENT, as_of: Opt
         c.require("wolves")
         fmt = c.campaign.calendar.format
         return [{**s, "acquired": fmt(s["day"]), "food_until": fmt(s["food_until"])}
-                for s in c.world.band.ship_list(c.today)]
+                for s in c.world.wolves.ship_list(c.today)]
 
     ships = query(opts.store(), opts.campaign, read, point=Pin(at_event, as_of, as_recorded, at_session))
     if json:

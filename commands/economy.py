@@ -152,7 +152,7 @@ def even_shares(ctx: Context, session) -> tuple[dict[str, int], dict[str, int]]:
     present = [c for c in (ctx.world.stable.character(n) for n in session.activated.values()) if c.status == "active"]
     if not present:
         raise RuleRefused("no character present can take a share")
-    companions = [c for ch in present for c in ctx.world.band.of(ch.name).companions] \
+    companions = [c for ch in present for c in ctx.world.wolves.of(ch.name).companions] \
         if ctx.campaign.runs("wolves") else []
     halves = 2 * len(present) + len(companions)
     unit, rest = divmod(session.undivided, halves)
@@ -168,7 +168,7 @@ def _named_shares(ctx: Context, session, shares: dict[str, int]) -> dict[str, in
         character = find_character(ctx, name)
         if not session.is_activated(character.name):
             raise RuleRefused(f"{character.name} was not on this expedition: only present characters share (004 l.630)")
-        if ctx.campaign.runs("wolves") and ctx.world.band.of(character.name).companions:
+        if ctx.campaign.runs("wolves") and ctx.world.wolves.of(character.name).companions:
             raise RuleRefused(f"{character.name}'s companions take half shares (000 l.248): run `tally treasure split` "
                               "with no shares to divide the horde evenly")
         named[character.name] = _share(cash, character.name)

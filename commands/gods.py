@@ -18,13 +18,13 @@ from ledger.events.gods import (
 from ledger.rules import gods
 from ledger.settings import in_force
 from ledger.text import LABEL_LIMIT
-from projections.divine import Standing
+from projections.gods import Standing
 
 
 def worshipper(ctx: Context, name: str) -> tuple[str, Standing]:
     ctx.require("gods")
     character = find_character(ctx, name)
-    standing = ctx.world.divine.of(character.name)
+    standing = ctx.world.gods.of(character.name)
     if standing is None:
         raise RuleRefused(f"{character.name} has adopted no god: `tally god adopt {character.name} NAME --power N`")
     return character.name, standing
@@ -46,9 +46,9 @@ def align(store, campaign, name: str, alignment: str, *, actor: str,
     def decide(ctx: Context) -> list[NewEvent]:
         ctx.require("gods")
         character = find_character(ctx, name)
-        if ctx.world.divine.alignment_of(character.name) == code:
+        if ctx.world.gods.alignment_of(character.name) == code:
             raise RuleRefused(f"{character.name}'s alignment is already {code}")
-        held = ctx.world.divine.of(character.name)
+        held = ctx.world.gods.of(character.name)
         if held is not None and held.alignment != code:
             raise RuleRefused(f"{character.name} worships {held.god} ({held.alignment}): a worshipper keeps its "
                               f"god's alignment (001 l.755); acts out of it earn black marks instead")
@@ -67,12 +67,12 @@ def adopt(store, campaign, name: str, god: str, *, power: int, alignment: str, a
     def decide(ctx: Context) -> list[NewEvent]:
         ctx.require("gods")
         character = find_character(ctx, name)
-        held = ctx.world.divine.of(character.name)
+        held = ctx.world.gods.of(character.name)
         if held:
             raise RuleRefused(f"{character.name} already worships {held.god}")
         if not 1 <= power <= 10:
             raise BadInput("a god's power rating is 1 to 10 (001 l.749)")
-        own = ctx.world.divine.alignment_of(character.name)
+        own = ctx.world.gods.alignment_of(character.name)
         if own is None:
             raise RuleRefused(f"{character.name} has no alignment yet: `tally god align {character.name} {code}` "
                               "first (001 l.755: the god's alignment is the character's own)")

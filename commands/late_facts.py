@@ -1,8 +1,9 @@
 """A fact logged late (or a void) checked along the timeline before it is
 written: the campaign is folded from the day it changes to now with it
-included, and the invariants and every later decision's premises
-(commands/invariants.py) are checked after each event. The first thing it
-breaks refuses the command, unless the referee rules it accepted."""
+included, and the invariants (commands/invariants.py) and every later
+decision's premises (beside each fold, in its read model's table) are
+checked after each event. The first thing it breaks refuses the command,
+unless the referee rules it accepted."""
 
 from __future__ import annotations
 
@@ -13,13 +14,13 @@ from projections import replay
 from ledger.envelope import Envelope, NewEvent, Pending
 from ledger.errors import RuleRefused
 from ledger.events.campaign import RulingRecorded
-from commands.invariants import DAY_PREMISES, PREMISES, invariants, premises
+from commands.invariants import invariants, premises
 from projections import world as world_model
 from projections.timeline import VOID, Point
 
 
 def _checked(event_type: str) -> bool:
-    return event_type in PREMISES or event_type in DAY_PREMISES or world_model.needs_payload(event_type)
+    return event_type in world_model.PREMISES or world_model.needs_payload(event_type)
 
 
 def _read(event_type: str) -> bool:

@@ -14,7 +14,7 @@ from ledger.errors import BadInput, RuleRefused
 from ledger.events.xp import ExpertiseGained, HitDiceRestored, HitDiceSpent, SkillRolled
 from ledger.rules import xp as rules
 from ledger.text import LABEL_LIMIT
-from projections.advancement import Progress
+from projections.xp import Progress
 
 MAX_MODIFIER = 20  # attribute modifiers run -3 to +3 (l.184); encumbrance and the like add a few more
 
@@ -22,7 +22,7 @@ MAX_MODIFIER = 20  # attribute modifiers run -3 to +3 (l.184); encumbrance and t
 def _adventurer(ctx: Context, name: str) -> tuple[str, Progress]:
     ctx.require("xp")
     character = find_character(ctx, name)
-    return character.name, ctx.world.advancement.of(character.name)
+    return character.name, ctx.world.xp.of(character.name)
 
 
 def attribute_named(text: str) -> str:

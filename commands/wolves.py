@@ -1,5 +1,5 @@
 """Wolves Upon the Coast (seed 000): outfitting a new character, silver,
-companions, hirelings' wages, boasts and ships."""
+companions, hirelings' wages, boasts and ships (taken, bought and lost)."""
 
 from __future__ import annotations
 
@@ -12,12 +12,12 @@ from ledger.envelope import NewEvent
 from ledger.errors import BadInput, NotFound, RuleRefused
 from ledger.events.wolves import (
     BoastMade, BoastPassed, BoastResolved, CompanionJoined, CompanionLeft, EquipmentBought, HirelingDismissed,
-    HirelingHired, Outfitted, ShipAcquired, SilverChanged, WagesPaid,
+    HirelingHired, Outfitted, ShipAcquired, ShipLost, SilverChanged, WagesPaid,
 )
 from ledger.rules import wolves as rules
 from ledger.settings import in_force
 from ledger.text import LABEL_LIMIT
-from projections.band import Raider
+from projections.wolves import Raider
 from ledger.names import key
 
 
@@ -88,7 +88,7 @@ def upkeep(ctx: Context, character: str, r: Raider, silver_after: int) -> list[N
 def raider(ctx: Context, name: str, active: bool = True):
     ctx.require("wolves")
     character = find_character(ctx, name, active=active)
-    return character.name, ctx.world.band.of(character.name)
+    return character.name, ctx.world.wolves.of(character.name)
 
 
 def change_silver(store, campaign, name: str, delta: int, *, why: str, actor: str,
@@ -246,7 +246,7 @@ def make_boast(store, campaign, name: str, boast: str, *, reward: str, actor: st
         if challenger is not None:  # a rival who is not a character takes the boast out of the ledger's reach
             if challenger.status != "active":
                 raise RuleRefused(f"{challenger.name} is {challenger.status} and cannot take up the boast")
-            may_boast(challenger.name, ctx.world.band.of(challenger.name))
+            may_boast(challenger.name, ctx.world.wolves.of(challenger.name))
             _boast(batch, challenger.name, boast, field_name, complications, passed_from=character)
         return batch.done()
 
@@ -301,7 +301,7 @@ def add_ship(store, campaign, name: str, *, kind: str, actor: str, rowers: int =
             raise BadInput(f"unknown ship {kind!r}: choose from {', '.join(rules.SHIPS)}")
         if rowers < 0 or food_days < 0:
             raise BadInput("rowers and days of food cannot be negative")
-        if ctx.world.band.ship(name) is not None:
+        if ctx.world.wolves.ship(name) is not None:
             raise RuleRefused(f"the band already has a ship named {name!r}")
         value = rules.SHIP_VALUES[proper]
         events: list[NewEvent] = []
@@ -316,5 +316,25 @@ def add_ship(store, campaign, name: str, *, kind: str, actor: str, rowers: int =
         return events + [NewEvent(ship_stream(name), ShipAcquired(
             name=name, kind=proper, value=value, rowers=rowers, food_days=food_days, how=how, price=price, by=buyer),
             game_time=ctx.today)]
+
+    return record(store, campaign, actor, decide, game_date=game_date, ruling=ruling)
+
+
+def lose_ship(store, campaign, name: str, *, why: str, actor: str, game_date: Optional[str] = None,
+              ruling: Optional[str] = None):
+    """A ship of the band's is lost (a storm, a sinking, a fight: 000 l.325-391): it leaves the band's list."""
+    name = clean_name(name, "the ship's name")
+    why = clean_text(why, "--why")
+
+    def decide(ctx: Context) -> list[NewEvent]:
+        ctx.require("wolves")
+        ship = ctx.world.wolves.ship(name)
+        if ship is None:  # one the band takes only after the day given is refused by the timeline check
+            ship = next((e.payload for e in ctx.events(types=["ship.acquired"])
+                         if key(e.payload["name"]) == key(name) and e.game_time > ctx.today), None)
+        if ship is None:
+            raise NotFound(f"the band has no ship named {name!r} (see `tally ship list`)")
+        return [NewEvent(ship_stream(ship["name"]), ShipLost(name=ship["name"], kind=ship["kind"], why=why),
+                         game_time=ctx.today)]
 
     return record(store, campaign, actor, decide, game_date=game_date, ruling=ruling)

@@ -22,7 +22,7 @@ def in_safe_time(ctx: Context, character: str) -> bool:
 
 def attain(ctx: Context, batch: Batch, character: str, xp_after: int) -> None:
     """A level.attained event for every level the XP now reaches."""
-    level = ctx.world.advancement.of(character).level
+    level = ctx.world.xp.of(character).level
     for new in range(level + 1, rules.level_for(xp_after) + 1):
         batch.add(character_stream(character), LevelAttained(character=character, level=new,
                                                              benefit=rules.level_benefit(new)))
@@ -30,7 +30,7 @@ def attain(ctx: Context, batch: Batch, character: str, xp_after: int) -> None:
 
 def safe_time(ctx: Context, batch: Batch, character: str) -> None:
     """l.195: in safe time "expended hit dice are restored; levels from acquired XP are attained"."""
-    progress = ctx.world.advancement.of(character)
+    progress = ctx.world.xp.of(character)
     if progress.hd_spent:
         batch.add(character_stream(character), HitDiceRestored(character=character, count=progress.hd_spent,
                                                                how="safe_time"))
@@ -39,7 +39,7 @@ def safe_time(ctx: Context, batch: Batch, character: str) -> None:
 
 def award_into(ctx: Context, batch: Batch, character: str, amount: int, *, source: str, why: str,
                treasure: Optional[int] = None, treasure_rule: Optional[str] = None) -> None:
-    progress = ctx.world.advancement.of(character)
+    progress = ctx.world.xp.of(character)
     rounding = ctx.campaign.settings["vow_rounding"] if treasure is not None else None
     batch.add(character_stream(character), XpAwarded(
         character=character, amount=amount, source=source, why=why, treasure=treasure,
@@ -56,7 +56,7 @@ def award_into(ctx: Context, batch: Batch, character: str, amount: int, *, sourc
 
 def _treasure_award(ctx: Context, batch: Batch, character: str, units: int, rule: str, why: str) -> None:
     """l.107-108: 1 XP per unit of treasure; l.113-114: only half while a vow is open."""
-    vow_open = ctx.world.advancement.of(character).vow is not None
+    vow_open = ctx.world.xp.of(character).vow is not None
     award_into(ctx, batch, character, rules.treasure_xp(units, vow_open, ctx.campaign.settings["vow_rounding"]),
                source="treasure", why=why + (" (halved: a vow is open)" if vow_open else ""), treasure=units,
                treasure_rule=rule)
@@ -79,7 +79,7 @@ def award(store, campaign, name: str, amount: int, *, why: str, actor: str, spen
     def decide(ctx: Context) -> list[NewEvent]:
         ctx.require("xp")
         character = find_character(ctx, name)
-        progress = ctx.world.advancement.of(character.name)
+        progress = ctx.world.xp.of(character.name)
         batch = Batch(ctx)
         if spent:
             _spent(ctx, batch, character.name, amount, why)
@@ -102,7 +102,7 @@ def _spent(ctx: Context, batch: Batch, character: str, units: int, why: str) -> 
                           "`tally campaign set treasure_xp spent` to give it when spent (002 l.107)")
     if units < 1:
         raise BadInput("--spent takes the units of treasure spent, at least 1")
-    held = ctx.world.advancement.of(character).treasure
+    held = ctx.world.xp.of(character).treasure
     if units > held:
         raise RuleRefused(f"{character} holds {held} unit(s) of treasure not yet spent; cannot spend {units}")
     _treasure_award(ctx, batch, character, units, "spent", f"{units} units of treasure spent: {why}")
@@ -115,7 +115,7 @@ def swear(store, campaign, name: str, vow: str, *, actor: str,
     def decide(ctx: Context) -> list[NewEvent]:
         ctx.require("xp")
         character = find_character(ctx, name)
-        open_vow = ctx.world.advancement.of(character.name).vow
+        open_vow = ctx.world.xp.of(character.name).vow
         if open_vow:
             raise RuleRefused(f"{character.name} already has an open vow: {open_vow!r} (fulfil or abandon it first)")
         return [NewEvent(character_stream(character.name), VowSworn(character=character.name, vow=vow),
@@ -129,7 +129,7 @@ def fulfil(store, campaign, name: str, *, actor: str, xp: Optional[int] = None,
     def decide(ctx: Context) -> list[NewEvent]:
         ctx.require("xp")
         character = find_character(ctx, name)
-        progress = ctx.world.advancement.of(character.name)
+        progress = ctx.world.xp.of(character.name)
         if progress.vow is None:
             raise RuleRefused(f"{character.name} has no open vow")
         rule, limit = ctx.campaign.settings["vow_xp"], ctx.campaign.settings["vow_limit"]
@@ -162,7 +162,7 @@ def abandon(store, campaign, name: str, *, actor: str, game_date: Optional[str] 
     def decide(ctx: Context) -> list[NewEvent]:
         ctx.require("xp")
         character = find_character(ctx, name)
-        vow = ctx.world.advancement.of(character.name).vow
+        vow = ctx.world.xp.of(character.name).vow
         if vow is None:
             raise RuleRefused(f"{character.name} has no open vow")
         return [NewEvent(character_stream(character.name), VowAbandoned(character=character.name, vow=vow),

@@ -9,6 +9,7 @@ from ledger.calendar import Calendar, calendar_from_spec
 from ledger.envelope import Envelope
 from ledger.settings import defaults
 from projections.frozen import replace
+from projections.handlers import Table
 
 
 @dataclass(frozen=True)
@@ -29,29 +30,41 @@ class CampaignState:
         return module in self.rules
 
 
-def reacts_to(event_type: str) -> bool:
-    return True  # any event may move the campaign's today on
+TABLE = Table("campaign")
 
 
-READS_PAYLOAD = frozenset({"campaign.created", "calendar.advanced", "campaign.setting_changed"})
+@TABLE.on("campaign.created", line=lambda p: f"campaign {p['name']} ({', '.join(p['rules']) or 'no modules'}; "
+                                             f"{p['calendar']['kind']} calendar)")
+def _created(state: Optional[CampaignState], p: dict, e: Envelope) -> CampaignState:
+    return CampaignState(name=p["name"], rules=tuple(p["rules"]), calendar_spec=p["calendar"], start=p["start"],
+                         today=p["start"], settings=defaults(p["rules"]), world_day=p["start"])
 
 
-def apply(state: Optional[CampaignState], envelope: Envelope) -> Optional[CampaignState]:
-    p = envelope.payload
-    if envelope.type == "campaign.created":
-        return CampaignState(
-            name=p["name"], rules=tuple(p["rules"]), calendar_spec=p["calendar"],
-            start=p["start"], today=p["start"], settings=defaults(p["rules"]), world_day=p["start"],
-        )
+@TABLE.every_other
+def _dated(state: Optional[CampaignState], p: dict, e: Envelope) -> Optional[CampaignState]:
+    """Any event may move the campaign's today on."""
     if state is None:
         return None
-    if envelope.game_time > state.today:
-        state = replace(state, today=envelope.game_time)
-    if envelope.type == "calendar.advanced":
-        return replace(state, world_day=max(state.world_day, p["to_day"]))
-    if envelope.type == "campaign.setting_changed":
-        return replace(state, settings={**state.settings, p["key"]: p["value"]})
-    return state
+    return replace(state, today=e.game_time) if e.game_time > state.today else state
+
+
+@TABLE.on("calendar.advanced",
+          line=lambda p: (f"{p['span']} ({p['days']} day(s))" if p.get("span") else f"{p['days']} day(s)")
+          + f" pass: {p['why']}" + (f" [{p['run']}]" if p.get("run") else "")
+          + (f" ({p['note']})" if p.get("note") else ""))
+def _advanced(state: Optional[CampaignState], p: dict, e: Envelope) -> Optional[CampaignState]:
+    state = _dated(state, p, e)
+    return None if state is None else replace(state, world_day=max(state.world_day, p["to_day"]))
+
+
+@TABLE.on("campaign.setting_changed", line=lambda p: f"setting {p['key']}: {p['previous']} -> {p['value']}")
+def _setting(state: Optional[CampaignState], p: dict, e: Envelope) -> Optional[CampaignState]:
+    state = _dated(state, p, e)
+    return None if state is None else replace(state, settings={**state.settings, p["key"]: p["value"]})
+
+
+READS_PAYLOAD = TABLE.types
+apply = TABLE.apply
 
 
 def fold(envelopes: Iterable[Envelope]) -> Optional[CampaignState]:

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Optional
 
 from ledger.envelope import Envelope
 from ledger.rules.coeac import garrison_population, tag_kind
 from ledger.names import key
 from projections.frozen import replace
+from projections.handlers import Table
 
 
 @dataclass(frozen=True)
@@ -56,30 +58,66 @@ def reputation_after(payload: dict) -> int:
     return max(-limit, min(limit, payload["before"] + payload["requested"]))
 
 
-# The event types apply folds; the world hands it no others.
-TYPES = frozenset({"stronghold.founded", "stronghold.attempted", "reputation.changed", "company.income_rolled",
-                   "treasury.paid", "treasury.funded"})
-_TREASURY = {"company.income_rolled": "successes", "treasury.funded": "amount"}
+TABLE = Table("company")
 
 
-def apply(state: Company, e: Envelope) -> Company:
-    p = e.payload
-    if e.type == "stronghold.founded":
-        return replace(state, strongholds={**state.strongholds, key(p["name"]): Stronghold(p["name"], p["owner"])})
-    if e.type == "stronghold.attempted":
-        s = state.strongholds[key(p["name"])]
-        s = replace(s, periods=s.periods | {p["period"]})
-        if p["succeeded"]:
-            s = replace(s, rating=s.rating + 1, tags=s.tags + tuple(p["tags"]))
-        cash = state.cash - p["wager"] if p["by"] == "company" else state.cash
-        return replace(state, strongholds={**state.strongholds, key(p["name"]): s}, cash=cash)
-    if e.type in _TREASURY:
-        return replace(state, cash=state.cash + p[_TREASURY[e.type]])
-    if e.type == "treasury.paid":
-        return replace(state, cash=state.cash - p["amount"])
-    if e.type == "reputation.changed":
-        # v1 payloads stored the result instead of the clamp: the rule's ±6 (l.201).
-        limit = p.get("limit", 6)
-        value = max(-limit, min(limit, state.rep(p["faction"]) + p["requested"]))
-        return replace(state, reputation={**state.reputation, key(p["faction"]): (p["faction"], value)})
-    return state
+@TABLE.on("stronghold.founded", line=lambda p: f"stronghold {p['name']} founded, owned by {p['owner']}")
+def _founded(state: Company, p: dict, e: Envelope) -> Company:
+    return replace(state, strongholds={**state.strongholds, key(p["name"]): Stronghold(p["name"], p["owner"])})
+
+
+def _stronghold_attempt(world, p: dict, day: int) -> Optional[str]:
+    s = world.company.stronghold(p["name"])
+    if s is None:
+        return None
+    if s.rating != p["rank_from"]:
+        return f"{s.name} would be rated {s.rating}, not {p['rank_from']} as the attempt was decided on"
+    if p["period"] in s.periods:
+        return f"{s.name} would have two improvement attempts in {p['period']} (one per session, 004 l.185)"
+    payer = world.stable.character(p["by"])
+    if p["wealth_dice"] and payer is not None and payer.wealth != p["wealth_dice"]:
+        return (f"{payer.name}'s Wealth would be {payer.wealth}, not the {p['wealth_dice']} dice the pool "
+                "was rolled with")
+    return None
+
+
+@TABLE.on("stronghold.attempted", line=lambda p: f"{p['name']} {p['rank_from']} -> {p['rank_from'] + 1}, "
+          f"Ob {p['ob']}, {p['successes']} successes of {p['pool']} dice ({p['wealth_dice']} Wealth, {p['wager']} "
+          f"Cash wagered by {p['by']}): {'gained' if p['succeeded'] else 'failed'}"
+          + (f", tags {', '.join(p['tags'])}" if p["tags"] else ""), premise=_stronghold_attempt)
+def _attempted(state: Company, p: dict, e: Envelope) -> Company:
+    s = state.strongholds[key(p["name"])]
+    s = replace(s, periods=s.periods | {p["period"]})
+    if p["succeeded"]:
+        s = replace(s, rating=s.rating + 1, tags=s.tags + tuple(p["tags"]))
+    cash = state.cash - p["wager"] if p["by"] == "company" else state.cash
+    return replace(state, strongholds={**state.strongholds, key(p["name"]): s}, cash=cash)
+
+
+@TABLE.on("company.income_rolled", line=lambda p: f"the Company's {p['stronghold']} Income: {p['successes']} Cash "
+          f"from {p['economy_dice']} Economy dice")
+def _income(state: Company, p: dict, e: Envelope) -> Company:
+    return replace(state, cash=state.cash + p["successes"])
+
+
+@TABLE.on("treasury.funded",
+          line=lambda p: f"{p['character']} puts {p['amount']} Cash into the Company's treasury: {p['why']}")
+def _funded(state: Company, p: dict, e: Envelope) -> Company:
+    return replace(state, cash=state.cash + p["amount"])
+
+
+@TABLE.on("treasury.paid", line=lambda p: f"the Company pays {p['character']} {p['amount']} Cash: {p['why']}")
+def _paid(state: Company, p: dict, e: Envelope) -> Company:
+    return replace(state, cash=state.cash - p["amount"])
+
+
+@TABLE.on("reputation.changed", line=lambda p: f"Reputation with {p['faction']} {p['requested']:+d} "
+          f"(was {p['before']:+d} when decided -> {reputation_after(p):+d}): {p['why']}")
+def _reputation(state: Company, p: dict, e: Envelope) -> Company:
+    # v1 payloads stored the result instead of the clamp: the rule's ±6 (l.201).
+    limit = p.get("limit", 6)
+    value = max(-limit, min(limit, state.rep(p["faction"]) + p["requested"]))
+    return replace(state, reputation={**state.reputation, key(p["faction"]): (p["faction"], value)})
+
+
+apply = TABLE.apply

@@ -4,10 +4,12 @@ of what a span of downtime brings each character."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Optional
 
 from ledger.envelope import Envelope
 from ledger.names import key
 from projections.frozen import replace
+from projections.handlers import Table
 
 WEEK = 7  # l.640: "one other substantial Downtime Action per week"
 
@@ -22,25 +24,51 @@ class Downtime:
         return self.projects.get(key(name))
 
 
-# The event types apply folds; the world hands it no others.
-TYPES = frozenset({"downtime.acted", "project.started", "project.ticked"})
+TABLE = Table("downtime")
 
 
-def apply(state: Downtime, e: Envelope) -> Downtime:
-    p = e.payload
-    if e.type == "downtime.acted":
-        k = key(p["character"])
-        return replace(state, acts={**state.acts, k: state.acts.get(k, ()) + (e.game_time,)})
-    if e.type == "project.started":
-        project = {"name": p["name"], "owner": p["owner"], "ticks": p["ticks"], "filled": 0, "ticked": []}
-        return replace(state, projects={**state.projects, key(p["name"]): project})
-    if e.type == "project.ticked":
-        k = key(p["name"])
-        project = state.projects[k]
-        ticked = project.get("ticked", []) + [[key(p["by"]), p.get("period", "")]]
-        return replace(state, projects={**state.projects, k: {**project, "filled": project["filled"] + 1,
-                                                              "ticked": ticked}})
-    return state
+def _action_left(world, p: dict, day: int) -> Optional[str]:
+    c = world.stable.character(p["character"])
+    if c is None:
+        return None
+    weeks, spent = actions_available(world, c.name, span_start(world, c), day)
+    if spent >= weeks:
+        return (f"{c.name} would have no downtime action left that week: {weeks} week(s) and {spent} "
+                "already spent (one per in-game week, 004 l.640)")
+    return None
+
+
+@TABLE.on("downtime.acted", line=lambda p: f"{p['character']} spends a downtime action: {p['action']}"
+          + (f" (project {p['project']})" if p.get("project") else ""), premise=_action_left)
+def _acted(state: Downtime, p: dict, e: Envelope) -> Downtime:
+    k = key(p["character"])
+    return replace(state, acts={**state.acts, k: state.acts.get(k, ()) + (e.game_time,)})
+
+
+@TABLE.on("project.started", line=lambda p: f"project {p['name']} begins for {p['owner']}: {p['ticks']} ticks")
+def _started(state: Downtime, p: dict, e: Envelope) -> Downtime:
+    project = {"name": p["name"], "owner": p["owner"], "ticks": p["ticks"], "filled": 0, "ticked": []}
+    return replace(state, projects={**state.projects, key(p["name"]): project})
+
+
+def _one_tick_a_session(world, p: dict, day: int) -> Optional[str]:
+    project = world.downtime.project(p["name"])
+    if p["rule"] == "session" and project is not None and ticked_in(project, p["by"], p["period"]):
+        return f"{p['by']} would fill two ticks of {project['name']} in {p['period']} (one a session, 004 l.648)"
+    return None
+
+
+@TABLE.on("project.ticked", line=lambda p: f"project {p['name']}: one tick of {p['ticks']} by {p['by']}",
+          premise=_one_tick_a_session)
+def _ticked(state: Downtime, p: dict, e: Envelope) -> Downtime:
+    k = key(p["name"])
+    project = state.projects[k]
+    ticked = project.get("ticked", []) + [[key(p["by"]), p.get("period", "")]]
+    return replace(state, projects={**state.projects, k: {**project, "filled": project["filled"] + 1,
+                                                          "ticked": ticked}})
+
+
+apply = TABLE.apply
 
 
 def view(project: dict) -> dict:
@@ -70,7 +98,7 @@ def span_start(world, character) -> int:
 def due(world, since: int | None = None, until: int | None = None) -> list[dict]:
     """What the span brought each active character not out on an expedition."""
     from ledger.rules import gods as god_rules
-    from projections.divine import odds
+    from projections.gods import odds
 
     until = world.campaign.today if until is None else until
     current = world.sessions.current
@@ -85,11 +113,11 @@ def due(world, since: int | None = None, until: int | None = None) -> list[dict]
                "projects": [view(p) for p in world.downtime.projects.values()
                             if key(p["owner"]) == key(character.name) and p["filled"] < p["ticks"]]}
         if world.campaign.runs("wolves"):
-            raider = world.band.of(character.name)
+            raider = world.wolves.of(character.name)
             row["wages_owed"] = raider.wages_earned(until) - raider.wages_paid
         if world.campaign.runs("coeac"):
             row["followers_ready"] = [v["lost"] for v in character.vacancies if v["ready_day"] <= until]
-        standing = world.divine.of(character.name) if world.campaign.runs("gods") else None
+        standing = world.gods.of(character.name) if world.campaign.runs("gods") else None
         if standing:
             god = odds(world, character.name)
             row["prayers_last_week"] = god["prayers_last_week"]

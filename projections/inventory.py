@@ -8,6 +8,7 @@ from typing import Optional
 
 from ledger.envelope import Envelope
 from projections.frozen import replace
+from projections.handlers import Table
 from ledger.names import key
 
 BASE_SLOTS = 12  # l.553: "Each character has twelve Inventory Slots"
@@ -57,10 +58,6 @@ def load(world, character: str) -> tuple[int, int]:
     return used(items), capacity(items, len(found.followers) if found else 0)
 
 
-TYPES = frozenset({"item.gained", "item.dropped", "item.depletion_checked", "item.given", "commodity.converted",
-                   "gear.broken"})
-
-
 def _set(state: Inventory, character: str, items: tuple[Item, ...]) -> Inventory:
     return replace(state, packs={**state.packs, key(character): items})
 
@@ -74,27 +71,52 @@ def _without(state: Inventory, character: str, name: str) -> tuple[Item, ...]:
     return kept
 
 
-def apply(state: Inventory, e: Envelope) -> Inventory:
-    p = e.payload
-    if e.type == "item.gained":
-        item = Item(p["item"], p["slots"], p["depletion"], False, p["cash"], p["artifact"], p["carries"])
-        return _set(state, p["character"], state.of(p["character"]) + (item,))
-    if e.type in ("item.dropped", "commodity.converted"):
+TABLE = Table("inventory")
+
+
+@TABLE.on("item.gained", line=lambda p: f"{p['item']} goes into {p['character']}'s inventory "
+          f"({p['slots']} Slot{'s' if p['slots'] != 1 else ''}"
+          + (f", Depletion {p['depletion']}+" if p["depletion"] else "")
+          + (f", worth {p['cash']} Cash" if p["cash"] else "")
+          + (", artifact" if p["artifact"] else "")
+          + (f", carries {p['carries']}" if p["carries"] else "") + f"): {p['why']}")
+def _gained(state: Inventory, p: dict, e: Envelope) -> Inventory:
+    item = Item(p["item"], p["slots"], p["depletion"], False, p["cash"], p["artifact"], p["carries"])
+    return _set(state, p["character"], state.of(p["character"]) + (item,))
+
+
+@TABLE.on("commodity.converted", line=lambda p: f"{p['character']} turns {p['item']} into {p['cash']} Cash")
+@TABLE.on("item.dropped", line=lambda p: f"{p['character']} no longer carries {p['item']}: {p['why']}")
+def _dropped(state: Inventory, p: dict, e: Envelope) -> Inventory:
+    return _set(state, p["character"], _without(state, p["character"], p["item"]))
+
+
+@TABLE.on("item.depletion_checked", line=lambda p: f"{p['character']}'s {p['item']} ({p['score']}+): "
+          + (f"d20 {p['roll']}, " if p["roll"] is not None else "")
+          + {"lasts": "lasts", "last_use": "one use left", "expended": "expended"}[p["result"]])
+def _depletion(state: Inventory, p: dict, e: Envelope) -> Inventory:
+    if p["result"] == "expended":
         return _set(state, p["character"], _without(state, p["character"], p["item"]))
-    if e.type == "item.depletion_checked":
-        if p["result"] == "expended":
-            return _set(state, p["character"], _without(state, p["character"], p["item"]))
-        if p["result"] == "last_use":
-            items = tuple(replace(i, last_use=True) if key(i.name) == key(p["item"]) else i
-                          for i in state.of(p["character"]))
-            return _set(state, p["character"], items)
-        return state
-    if e.type == "item.given":
-        item = state.item(p["character"], p["item"])
-        state = _set(state, p["character"], _without(state, p["character"], p["item"]))
-        return _set(state, p["to"], state.of(p["to"]) + (item,))
-    if e.type == "gear.broken":
-        for name in p["broken"]:
-            state = _set(state, p["character"], _without(state, p["character"], name))
-        return state
+    if p["result"] == "last_use":
+        items = tuple(replace(i, last_use=True) if key(i.name) == key(p["item"]) else i
+                      for i in state.of(p["character"]))
+        return _set(state, p["character"], items)
     return state
+
+
+@TABLE.on("item.given", line=lambda p: f"{p['character']} gives {p['item']} to {p['to']}: {p['why']}")
+def _given(state: Inventory, p: dict, e: Envelope) -> Inventory:
+    item = state.item(p["character"], p["item"])
+    state = _set(state, p["character"], _without(state, p["character"], p["item"]))
+    return _set(state, p["to"], state.of(p["to"]) + (item,))
+
+
+@TABLE.on("gear.broken", line=lambda p: f"{p['character']}: Broken Gear: " + (", ".join(p["broken"]) or "nothing")
+          + " broken" + (f"; {', '.join(p['saved'])} saved (artifact)" if p["saved"] else ""))
+def _broken(state: Inventory, p: dict, e: Envelope) -> Inventory:
+    for name in p["broken"]:
+        state = _set(state, p["character"], _without(state, p["character"], name))
+    return state
+
+
+apply = TABLE.apply

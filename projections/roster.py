@@ -10,6 +10,6 @@ def roster(world) -> dict[str, list[str]]:
         "character": [c.name for c in characters],
         "player": sorted((p.name for p in world.stable.players.values()), key=str.casefold),
         "faction": sorted((faction for faction, _ in world.company.reputation.values()), key=str.casefold),
-        "god": sorted({s.god for s in world.divine.standings.values()}, key=str.casefold),
+        "god": sorted({s.god for s in world.gods.standings.values()}, key=str.casefold),
         "stronghold": sorted((s.name for s in world.company.strongholds.values()), key=str.casefold),
     }

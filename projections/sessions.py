@@ -13,6 +13,7 @@ from typing import Iterator, Optional
 from ledger.envelope import Envelope
 from ledger.names import key
 from projections.frozen import replace
+from projections.handlers import Table
 
 # What a session's opening logs by itself; anything else means play has begun.
 OPENING = {"session.opened", "income.rolled", "dice.committed", "dice.revealed", "dice.client_seed_set",
@@ -174,46 +175,109 @@ class Sessions:
         return Sessions(self.archived + (_pack(closed),), (), None, back)
 
 
-def reacts_to(event_type: str) -> bool:
-    return True  # any event during play marks that play has begun
+TABLE = Table("sessions")
 
 
-READS_PAYLOAD = frozenset({"session.opened", "session.closed", "session.joined", "treasure.found",
-                           "treasure.divided", "character.died"})
-
-
-def apply(state: Sessions, e: Envelope) -> Sessions:
-    p = e.payload
-    if e.type == "session.opened":
-        # Interned: the sessions name the same few players and characters; one string each, not one a session.
-        activated = {intern(player): intern(name) for player, name in p["activated"].items()}
-        opened = Session(p["number"], p["start"], activated, opened_at=e.position)
-        if state.open_session is not None:  # never recorded so (one open session at a time), but lose nothing
-            state = state.closing(state.open_session, state.back)
-        return Sessions(state.archived, state.closed, opened, state.back)
+def _open(state: Sessions, e: Envelope) -> Optional[Session]:
+    """The open session, if the event was recorded in it."""
     current = state.open_session
-    if current is None or e.session != current.number:
-        return state
-    if e.type == "session.closed":
-        # What only an open session needs (has play begun?) is dropped once it closes.
-        closed = replace(current, end=p["end"])
-        back = dict(state.back)
-        for name in closed.activated.values():
-            back[key(name)] = max(back.get(key(name), closed.end), closed.end)
-        return state.closing(closed, back)
-    changes: dict = {}
-    if e.type == "treasure.found":
-        changes["found"] = current.found + p["cash"]
-    elif e.type == "treasure.divided":
-        changes["divided"] = current.divided + p["total"]
-    elif e.type == "character.died":
-        changes["deaths"] = current.deaths + (p["character"],)
-    elif e.type == "session.joined":  # the player's character in this session from now on
-        changes["activated"] = {**current.activated, intern(p["player"]): intern(p["character"])}
-    elif e.type == "income.rolled" and e.cause is not None:
-        changes["income_rolls"] = current.income_rolls | {e.cause}
+    return current if current is not None and e.session == current.number else None
+
+
+def _during(state: Sessions, current: Session, e: Envelope, **changes) -> Sessions:
+    """The open session with an event of its own folded in: anything but its opening's events means play has begun."""
     if e.type not in OPENING:
         changes["play_positions"] = current.play_positions + (e.position,)
     return Sessions(state.archived, state.closed, replace(current, **changes), state.back) if changes else state
 
 
+def _session_opened(world, p: dict, day: int) -> Optional[str]:
+    overridden = {key(name) for name in p.get("overrides", {})}
+    for name in p["activated"].values():
+        back = world.sessions.back_on(name)
+        if back is not None and p["start"] < back and key(name) not in overridden:
+            return f"{name} would be away on another expedition until day {back}: one character in one place"
+    return None
+
+
+@TABLE.on("session.opened", line=lambda p: f"session {p['number']} opens: " + ", ".join(p["activated"].values()),
+          premise=_session_opened)
+def _opened(state: Sessions, p: dict, e: Envelope) -> Sessions:
+    # Interned: the sessions name the same few players and characters; one string each, not one a session.
+    activated = {intern(player): intern(name) for player, name in p["activated"].items()}
+    opened = Session(p["number"], p["start"], activated, opened_at=e.position)
+    if state.open_session is not None:  # never recorded so (one open session at a time), but lose nothing
+        state = state.closing(state.open_session, state.back)
+    return Sessions(state.archived, state.closed, opened, state.back)
+
+
+@TABLE.on("session.closed", line=lambda p: f"session {p['number']} closes")
+def _closed(state: Sessions, p: dict, e: Envelope) -> Sessions:
+    current = _open(state, e)
+    if current is None:
+        return state
+    # What only an open session needs (has play begun?) is dropped once it closes.
+    closed = replace(current, end=p["end"])
+    back = dict(state.back)
+    for name in closed.activated.values():
+        back[key(name)] = max(back.get(key(name), closed.end), closed.end)
+    return state.closing(closed, back)
+
+
+def _session_joined(world, p: dict, day: int) -> Optional[str]:
+    back = world.sessions.back_on(p["character"])
+    if back is not None and day < back:
+        return f"{p['character']} would be away on another expedition until day {back}: one character in one place"
+    replaced = world.stable.character(p["replaces"]) if p["replaces"] else None
+    if replaced is not None and replaced.status != "dead":
+        return f"{replaced.name} would not have died when {p['character']} joined as the replacement"
+    return None
+
+
+@TABLE.on("session.joined", line=lambda p: f"{p['character']} joins session {p['number']}"
+          + (f", replacing {p['replaces']}" if p.get("replaces") else ""), premise=_session_joined)
+def _joined(state: Sessions, p: dict, e: Envelope) -> Sessions:
+    current = _open(state, e)
+    if current is None:
+        return state
+    # the player's character in this session from now on
+    return _during(state, current, e, activated={**current.activated, intern(p["player"]): intern(p["character"])})
+
+
+@TABLE.on("treasure.found", line=lambda p: f"{p['cash']} {'sp' if p.get('currency') == 'sp' else 'Cash'} found: "
+          f"{p['source']}")
+def _found(state: Sessions, p: dict, e: Envelope) -> Sessions:
+    current = _open(state, e)
+    return state if current is None else _during(state, current, e, found=current.found + p["cash"])
+
+
+@TABLE.on("treasure.divided")
+def _divided(state: Sessions, p: dict, e: Envelope) -> Sessions:
+    current = _open(state, e)
+    return state if current is None else _during(state, current, e, divided=current.divided + p["total"])
+
+
+@TABLE.on("character.died")
+def _died(state: Sessions, p: dict, e: Envelope) -> Sessions:
+    current = _open(state, e)
+    return state if current is None else _during(state, current, e, deaths=current.deaths + (p["character"],))
+
+
+@TABLE.on("income.rolled")
+def _income(state: Sessions, p: dict, e: Envelope) -> Sessions:
+    current = _open(state, e)
+    if current is None:
+        return state
+    if e.cause is None:
+        return _during(state, current, e)
+    return _during(state, current, e, income_rolls=current.income_rolls | {e.cause})
+
+
+@TABLE.every_other
+def _played(state: Sessions, p: dict, e: Envelope) -> Sessions:
+    """Any other event during play marks that play has begun."""
+    current = _open(state, e)
+    return state if current is None else _during(state, current, e)
+
+
+apply = TABLE.apply

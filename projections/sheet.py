@@ -27,17 +27,17 @@ def sheet(world: World, name: str) -> Optional[dict]:
                       "down_and_out", "boons_unchosen", "boon_choices", "specialties", "resources"):
             out.pop(field)
     if world.campaign.runs("gods"):
-        standing = world.divine.of(character.name)
-        out.update(alignment=world.divine.alignment_of(character.name),
+        standing = world.gods.of(character.name)
+        out.update(alignment=world.gods.alignment_of(character.name),
                    god=standing.god if standing else None, power=standing.power if standing else None,
                    black_marks=standing.black if standing else 0, grey_marks=standing.grey if standing else 0,
                    battle_penalty=standing.penalty if standing else 0)
     if world.campaign.runs("wolves"):
-        out.update(world.band.of(character.name).view(world.campaign.today))
+        out.update(world.wolves.of(character.name).view(world.campaign.today))
     if world.campaign.runs("skirmish"):
         out.update(world.skirmish.of(character.name).view(character.skills))
     if world.campaign.runs("xp"):
-        out.update(world.advancement.of(character.name).view())
+        out.update(world.xp.of(character.name).view())
         if in_force(world.campaign.settings, "treasure_xp") != "spent":  # seized treasure has had its XP
             out.pop("treasure_unspent")
     return out

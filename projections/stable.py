@@ -10,6 +10,7 @@ from ledger.envelope import Envelope
 from ledger.rules.coeac import CLASS_RESOURCES, lifestyle
 from ledger.names import key
 from projections.frozen import replace
+from projections.handlers import Table
 
 
 @dataclass(frozen=True)
@@ -89,21 +90,142 @@ def _add(state: Stable, name: str, **deltas) -> Stable:
     return _char(state, name, **{f: getattr(c, f) + d for f, d in deltas.items()})
 
 
-def _retired(state: Stable, p: dict) -> Stable:
+TABLE = Table("stable")
+
+
+# -- players and characters ---------------------------------------------------
+
+@TABLE.on("player.added", line=lambda p: f"player {p['name']} joins the table")
+def _player_added(state: Stable, p: dict, e: Envelope) -> Stable:
+    return replace(state, players={**state.players, key(p["name"]): Player(p["name"])})
+
+
+@TABLE.on("character.created", line=lambda p: f"{p['name']} joins {p['player']}'s stable" + (
+    f" (opening {', '.join(f'{k} {v}' for k, v in p['opening'].items())})" if p.get("opening") else "") + (
+    f" inheriting from {p['inherited_from']}" if p.get("inherited_from") else ""))
+def _created(state: Stable, p: dict, e: Envelope) -> Stable:
+    opening = p.get("opening", {})
+    skills = dict(p.get("skills", {}))
+    for skill in p.get("inherited_skills", []):
+        skills[skill] = skills.get(skill, 0) + 1
+    character = Character(
+        name=p["name"], player=p["player"], char_class=p.get("char_class"), skills=skills,
+        saves=dict(p.get("saves", {})), max_hp=p.get("max_hp"), hp=p.get("max_hp"),
+        boons=opening.get("boons", 0) + p.get("owed_boons", 0), boons_unchosen=p.get("owed_boons", 0),
+        cash=opening.get("cash", 0), wealth=opening.get("wealth", 0) + p.get("inherited_wealth", 0),
+        created_at=e.position,
+    )
+    state = replace(state, characters={**state.characters, key(p["name"]): character})
+    core = CLASS_RESOURCES.get(p.get("char_class") or "")
+    if core:  # l.524-530: each core class has its Class Resource
+        state = _pool(state, p["name"], core)
+    player = state.players[key(p["player"])]
+    legacies = player.legacies[1:] if p.get("inherited_from") else player.legacies
+    state = _player(state, p["player"], characters=player.characters + (p["name"],), legacies=legacies,
+                    owed_boons=player.owed_boons - p.get("owed_boons", 0))
+    return _char(state, p["name"], created_day=e.game_time)
+
+
+@TABLE.on("character.died", line=lambda p: f"{p['character']} dies: {p['cause']}")
+def _died(state: Stable, p: dict, e: Envelope) -> Stable:
+    return _char(state, p["character"], status="dead")
+
+
+@TABLE.on("character.retired", line=lambda p: f"{p['name']} retires ({p['boons']} Boons, Wealth {p['wealth']})")
+def _retired(state: Stable, p: dict, e: Envelope) -> Stable:
     state = _char(state, p["name"], status="retired")
     legacy = {"from": p["name"], "skill_points": p["skill_points"], "wealth_ranks": p["wealth_ranks"]}
     return _player(state, p["player"], legacies=state.players[key(p["player"])].legacies + (legacy,))
 
 
-def _wealth_attempted(state: Stable, p: dict) -> Stable:
+# -- Cash and Wealth ----------------------------------------------------------------
+
+def _wealth_figure(field: str):
+    """The premise of a roll decided on the character's Wealth, recorded under ``field``."""
+    def premise(world, p: dict, day: int) -> Optional[str]:
+        c = world.stable.character(p["character"])
+        if c is not None and c.wealth != p[field]:
+            return f"{c.name}'s Wealth would be {c.wealth}, not {p[field]} as the roll was decided on"
+        return None
+    return premise
+
+
+@TABLE.on("cash.changed", line=lambda p: f"{p['character']} Cash {p['delta']:+d}: {p['why']}")
+def _cash_changed(state: Stable, p: dict, e: Envelope) -> Stable:
+    return _add(state, p["character"], cash=p["delta"])
+
+
+@TABLE.on("income.rolled", line=lambda p: f"{p['character']} Income: {p['successes']} Cash" + (
+    f" from {p['wealth_dice'] + p['economy_dice']} dice" if p["wealth_dice"] + p["economy_dice"]
+    else " (no dice: Wealth 0 and no Economy tags)"), premise=_wealth_figure("wealth_dice"))
+def _income(state: Stable, p: dict, e: Envelope) -> Stable:
+    return _add(state, p["character"], cash=p["successes"])
+
+
+def _wealth_attempt(world, p: dict, day: int) -> Optional[str]:
+    c = world.stable.character(p["character"])
+    if c is None:
+        return None
+    if c.wealth != p["rank_from"]:
+        return f"{c.name}'s Wealth would be {c.wealth}, not {p['rank_from']} as the attempt was decided on"
+    if p["period"] in c.wealth_periods:
+        return f"{c.name} would have two Wealth attempts in {p['period']} (one per session, 004 l.171)"
+    return None
+
+
+@TABLE.on("wealth.attempted", line=lambda p: f"{p['character']} Wealth {p['rank_from']} -> {p['rank_from'] + 1}, "
+          f"Ob {p['ob']}, {p['successes']} successes: {'gained' if p['succeeded'] else 'failed'} "
+          f"({p['wager']} Cash wagered)", premise=_wealth_attempt)
+def _wealth_attempted(state: Stable, p: dict, e: Envelope) -> Stable:
     c = state.characters[key(p["character"])]
     return _char(state, p["character"], cash=c.cash - p["wager"],
                  wealth=c.wealth + 1 if p["succeeded"] else c.wealth,
                  wealth_periods=c.wealth_periods | {p["period"]})
 
 
-def _divided(state: Stable, p: dict) -> Stable:
-    if p.get("currency", "cash") == "cash":  # silver pennies are the band's (projections/band.py)
+@TABLE.on("item.bought", line=lambda p: f"{p['character']} {'buys' if p['succeeded'] else 'fails to buy'} "
+          f"{p['item']} (Ob {p['ob']}, {p['rule']}, {p['cash_spent']} Cash spent)", premise=_wealth_figure("wealth"))
+def _bought(state: Stable, p: dict, e: Envelope) -> Stable:
+    return _add(state, p["character"], cash=-p["cash_spent"])
+
+
+@TABLE.on("item.sold", line=lambda p: f"{p['character']} sells {p['item']} for {p['cash_gained']} Cash",
+          premise=_wealth_figure("wealth"))
+def _sold(state: Stable, p: dict, e: Envelope) -> Stable:
+    return _add(state, p["character"], cash=p["cash_gained"])
+
+
+@TABLE.on("cash.given", line=lambda p: f"{p['character']} gives {p['amount']} Cash to {p['to']}: {p['why']}")
+def _cash_given(state: Stable, p: dict, e: Envelope) -> Stable:
+    return _add(_add(state, p["character"], cash=-p["amount"]), p["to"], cash=p["amount"])
+
+
+# Folded here for the spender's Cash; the Company's table describes them and holds their premises.
+@TABLE.on("stronghold.attempted")
+def _stronghold_wager(state: Stable, p: dict, e: Envelope) -> Stable:
+    return state if p["by"] == "company" else _add(state, p["by"], cash=-p["wager"])
+
+
+@TABLE.on("treasury.paid")
+def _paid_from_treasury(state: Stable, p: dict, e: Envelope) -> Stable:
+    return _add(state, p["character"], cash=p["amount"])
+
+
+@TABLE.on("treasury.funded")
+def _funded_treasury(state: Stable, p: dict, e: Envelope) -> Stable:
+    return _add(state, p["character"], cash=-p["amount"])
+
+
+# The inventory's table describes it: the item leaves the pack and its Cash comes here.
+@TABLE.on("commodity.converted")
+def _converted(state: Stable, p: dict, e: Envelope) -> Stable:
+    return _add(state, p["character"], cash=p["cash"])
+
+
+@TABLE.on("treasure.divided", line=lambda p: "treasure divided: " + ", ".join(
+    f"{k} {v}" for k, v in {**p["shares"], **p["set_aside"], **p.get("companions", {})}.items()))
+def _divided(state: Stable, p: dict, e: Envelope) -> Stable:
+    if p.get("currency", "cash") == "cash":  # silver pennies are the band's (projections/wolves.py)
         for name, cash in p["shares"].items():
             state = _add(state, name, cash=cash)
     for name, cash in p["set_aside"].items():
@@ -111,41 +233,28 @@ def _divided(state: Stable, p: dict) -> Stable:
     return state
 
 
-def _set_aside_paid(state: Stable, p: dict) -> Stable:
+@TABLE.on("treasure.set_aside_paid",
+          line=lambda p: f"{p['character']} receives {p['cash']} Cash set aside for {p['player']}")
+def _set_aside_paid(state: Stable, p: dict, e: Envelope) -> Stable:
     state = _player(state, p["player"], set_aside=state.players[key(p["player"])].set_aside - p["cash"])
     return _add(state, p["character"], cash=p["cash"]) if p.get("currency", "cash") == "cash" else state
 
 
-def _rated(field_name: str, rating: str):
-    """One point off a Save or Skill, never below 0, from the rating the fold holds."""
-    def handler(state: Stable, p: dict) -> Stable:
-        if p[rating] is None:  # nothing rated to lose (trauma_pick rated)
-            return state
-        ratings = getattr(state.characters[key(p["character"])], field_name)
-        lowered = max(0, ratings.get(p[rating], 0) - 1)
-        return _char(state, p["character"], **{field_name: {**ratings, p[rating]: lowered}})
-    return handler
+# -- Boons, Specialty Classes and Class Resources -------------------------------------
+
+@TABLE.on("boon.gained", line=lambda p: f"{p['character']} gains a Boon ({p['reason']})")
+def _boon_gained(state: Stable, p: dict, e: Envelope) -> Stable:
+    return _add(state, p["character"], boons=1, boons_unchosen=1)
 
 
-def _max_hp_changed(state: Stable, p: dict) -> Stable:
-    c = state.characters[key(p["character"])]
-    top = c.max_hp + p["delta"]
-    # A lower maximum takes current HP down with it; a higher one heals nothing.
-    return _char(state, p["character"], max_hp=top, hp=None if c.hp is None else min(c.hp, top))
+@TABLE.on("boon.owed", line=lambda p: f"{p['died']}'s Boon waits for {p['player']}'s next new character")
+def _boon_owed(state: Stable, p: dict, e: Envelope) -> Stable:
+    return _player(state, p["player"], owed_boons=state.players[key(p["player"])].owed_boons + 1)
 
 
-def _rested(state: Stable, p: dict) -> Stable:
-    c = state.characters[key(p["character"])]
-    if p["kind"] == "long":  # l.116: "all of your lost Hit Points"
-        resources = dict(c.resource_max) if p.get("resources_rule") == "full" else c.resources
-        return _char(state, p["character"], hp=c.max_hp, resources=resources)
-    resources = c.resources
-    if p.get("resource"):  # l.115: "a point of the Class Resource of their choice"
-        resources = {**resources, p["resource"]: resources[p["resource"]] + p["resource_gained"]}
-    return _char(state, p["character"], hp=c.hp + p["healed"], resources=resources)
-
-
-def _boon_spent(state: Stable, p: dict) -> Stable:
+@TABLE.on("boon.spent", line=lambda p: f"{p['character']} chooses a Boon from the {p['boon_list']} list: "
+          + (f"{p['target']} {p['before']} -> {p['before'] + 1}" if p["kind"] != "feat" else p["target"]))
+def _boon_spent(state: Stable, p: dict, e: Envelope) -> Stable:
     c = state.characters[key(p["character"])]
     changes = {"boons_unchosen": c.boons_unchosen - 1,
                "boon_choices": c.boon_choices + ({"list": p["boon_list"], "kind": p["kind"], "target": p["target"]},)}
@@ -156,7 +265,9 @@ def _boon_spent(state: Stable, p: dict) -> Stable:
     return _char(state, p["character"], **changes)
 
 
-def _unlocked(state: Stable, p: dict) -> Stable:
+@TABLE.on("specialty.unlocked", line=lambda p: f"{p['character']} unlocks the {p['specialty']} Specialty Class"
+          + (f" (Class Resource {p['resource']})" if p["resource"] else "") + f": {p['why']}")
+def _unlocked(state: Stable, p: dict, e: Envelope) -> Stable:
     c = state.characters[key(p["character"])]
     state = _char(state, p["character"], specialties=c.specialties + (p["specialty"],))
     return _pool(state, p["character"], p["resource"]) if p["resource"] else state
@@ -170,7 +281,9 @@ def _pool(state: Stable, name: str, resource: str) -> Stable:
     return _char(state, name, resources={**c.resources, resource: 0}, resource_max={**c.resource_max, resource: 0})
 
 
-def _resource_max(state: Stable, p: dict) -> Stable:
+@TABLE.on("resource.max_set", line=lambda p: f"{p['character']}'s {p['resource']} pool {p['before']} -> "
+          f"{p['maximum']}: {p['why']}")
+def _resource_max(state: Stable, p: dict, e: Envelope) -> Stable:
     c = state.characters[key(p["character"])]
     r, top = p["resource"], p["maximum"]
     now = c.resources.get(r, 0) + top - c.resource_max.get(r, 0)  # a bigger pool comes with its new points
@@ -178,90 +291,112 @@ def _resource_max(state: Stable, p: dict) -> Stable:
                  resources={**c.resources, r: max(0, min(top, now))})
 
 
-def _resource(state: Stable, p: dict) -> Stable:
+@TABLE.on("resource.changed", line=lambda p: f"{p['character']} {'spends' if p['delta'] < 0 else 'regains'} "
+          f"{abs(p['delta'])} {p['resource']}: {p['why']}")
+def _resource(state: Stable, p: dict, e: Envelope) -> Stable:
     c = state.characters[key(p["character"])]
     r = p["resource"]
     return _char(state, p["character"], resources={**c.resources, r: c.resources[r] + p["delta"]})
 
 
-def _follower_gained(state: Stable, p: dict) -> Stable:
+# -- Followers ------------------------------------------------------------------------
+
+@TABLE.on("follower.gained", line=lambda p: f"{p['name']} follows {p['character']}" + (" (Feat)" if p["feat"] else "")
+          + (f", replacing {p['refills']}" if p.get("refills") else ""))
+def _follower_gained(state: Stable, p: dict, e: Envelope) -> Stable:
     c = state.characters[key(p["character"])]
     vacancies = tuple(v for v in c.vacancies if v["lost"] != p.get("refills"))
     return _char(state, p["character"], followers=c.followers + ((p["name"], p["feat"]),), vacancies=vacancies)
 
 
-def _follower_lost(state: Stable, p: dict) -> Stable:
+@TABLE.on("follower.lost", line=lambda p: f"{p['character']} loses {p['name']}: {p['why']}")
+def _follower_lost(state: Stable, p: dict, e: Envelope) -> Stable:
     c = state.characters[key(p["character"])]
     followers = tuple(f for f in c.followers if key(f[0]) != key(p["name"]))
     vacancies = c.vacancies + (({"lost": p["name"], "ready_day": p["ready_day"]},) if p["feat"] else ())
     return _char(state, p["character"], followers=followers, vacancies=vacancies)
 
 
-_HANDLERS = {
-    "follower.gained": _follower_gained,
-    "follower.lost": _follower_lost,
-    "player.added": lambda s, p: replace(s, players={**s.players, key(p["name"]): Player(p["name"])}),
-    "character.died": lambda s, p: _char(s, p["character"], status="dead"),
-    "character.retired": _retired,
-    "cash.changed": lambda s, p: _add(s, p["character"], cash=p["delta"]),
-    "income.rolled": lambda s, p: _add(s, p["character"], cash=p["successes"]),
-    "wealth.attempted": _wealth_attempted,
-    "item.bought": lambda s, p: _add(s, p["character"], cash=-p["cash_spent"]),
-    "item.sold": lambda s, p: _add(s, p["character"], cash=p["cash_gained"]),
-    "stronghold.attempted": lambda s, p: s if p["by"] == "company" else _add(s, p["by"], cash=-p["wager"]),
-    "treasury.paid": lambda s, p: _add(s, p["character"], cash=p["amount"]),
-    "cash.given": lambda s, p: _add(_add(s, p["character"], cash=-p["amount"]), p["to"], cash=p["amount"]),
-    "commodity.converted": lambda s, p: _add(s, p["character"], cash=p["cash"]),
-    "treasury.funded": lambda s, p: _add(s, p["character"], cash=-p["amount"]),
-    "treasure.divided": _divided,
-    "treasure.set_aside_paid": _set_aside_paid,
-    "boon.gained": lambda s, p: _add(s, p["character"], boons=1, boons_unchosen=1),
-    "boon.spent": _boon_spent,
-    "specialty.unlocked": _unlocked,
-    "resource.max_set": _resource_max,
-    "resource.changed": _resource,
-    "boon.owed": lambda s, p: _player(s, p["player"], owed_boons=s.players[key(p["player"])].owed_boons + 1),
-    "hp.max_changed": _max_hp_changed,
-    "hp.damaged": lambda s, p: _add(s, p["character"], bonus_hp=-p["from_bonus"], hp=-p["from_hp"]),
-    "hp.healed": lambda s, p: _add(s, p["character"], hp=p["healed"]),
-    "hp.bonus_gained": lambda s, p: _add(s, p["character"], bonus_hp=p["amount"]),
-    "hp.bonus_expired": lambda s, p: _char(s, p["character"], bonus_hp=0),
-    "rest.taken": _rested,
-    "save.lost": _rated("saves", "save"),
-    "skill.reduced": _rated("skills", "skill"),
-}
+# -- Hit Points, rests and what harm takes away -----------------------------------
+
+@TABLE.on("hp.max_changed", line=lambda p: f"{p['character']} max HP {p['delta']:+d}")
+def _max_hp_changed(state: Stable, p: dict, e: Envelope) -> Stable:
+    c = state.characters[key(p["character"])]
+    top = c.max_hp + p["delta"]
+    # A lower maximum takes current HP down with it; a higher one heals nothing.
+    return _char(state, p["character"], max_hp=top, hp=None if c.hp is None else min(c.hp, top))
 
 
-def reacts_to(event_type: str) -> bool:
-    """Whether apply can change the stable for this event type (the world folds only those)."""
-    return event_type == "character.created" or event_type in _HANDLERS
+def _damage_line(p: dict) -> str:
+    took = f"{p['character']} takes {p['damage']} damage"
+    parts = [f"{p['from_bonus']} from Bonus HP"] if p["from_bonus"] else []
+    parts.append(f"HP {p['hp_before']} -> {p['hp_before'] - p['from_hp']}")
+    if p["hp_before"] == 0:
+        parts.append("struck while down and out: the table again (004 l.100)")
+    elif p["hp_before"] - p["from_hp"] == 0:
+        parts.append("down and out (004 l.100)")
+    return f"{took} ({', '.join(parts)}): {p['why']}"
 
 
-def apply(state: Stable, e: Envelope) -> Stable:
-    if e.type == "character.created":
-        state = _created(state, e.payload, e.position)
-        return _char(state, e.payload["name"], created_day=e.game_time)
-    handler = _HANDLERS.get(e.type)
-    return handler(state, e.payload) if handler else state
+@TABLE.on("hp.damaged", line=_damage_line)
+def _damaged(state: Stable, p: dict, e: Envelope) -> Stable:
+    return _add(state, p["character"], bonus_hp=-p["from_bonus"], hp=-p["from_hp"])
 
 
-def _created(state: Stable, p: dict, position: int) -> Stable:
-    opening = p.get("opening", {})
-    skills = dict(p.get("skills", {}))
-    for skill in p.get("inherited_skills", []):
-        skills[skill] = skills.get(skill, 0) + 1
-    character = Character(
-        name=p["name"], player=p["player"], char_class=p.get("char_class"), skills=skills,
-        saves=dict(p.get("saves", {})), max_hp=p.get("max_hp"), hp=p.get("max_hp"),
-        boons=opening.get("boons", 0) + p.get("owed_boons", 0), boons_unchosen=p.get("owed_boons", 0),
-        cash=opening.get("cash", 0), wealth=opening.get("wealth", 0) + p.get("inherited_wealth", 0),
-        created_at=position,
-    )
-    state = replace(state, characters={**state.characters, key(p["name"]): character})
-    core = CLASS_RESOURCES.get(p.get("char_class") or "")
-    if core:  # l.524-530: each core class has its Class Resource
-        state = _pool(state, p["name"], core)
-    player = state.players[key(p["player"])]
-    legacies = player.legacies[1:] if p.get("inherited_from") else player.legacies
-    return _player(state, p["player"], characters=player.characters + (p["name"],), legacies=legacies,
-                   owed_boons=player.owed_boons - p.get("owed_boons", 0))
+@TABLE.on("hp.healed", line=lambda p: f"{p['character']} regains {p['healed']} HP: {p['why']}")
+def _healed(state: Stable, p: dict, e: Envelope) -> Stable:
+    return _add(state, p["character"], hp=p["healed"])
+
+
+@TABLE.on("hp.bonus_gained", line=lambda p: f"{p['character']} gains {p['amount']} Bonus HP: {p['why']}")
+def _bonus_gained(state: Stable, p: dict, e: Envelope) -> Stable:
+    return _add(state, p["character"], bonus_hp=p["amount"])
+
+
+@TABLE.on("hp.bonus_expired", line=lambda p: f"{p['character']}'s {p['lost']} Bonus HP expire: {p['why']}")
+def _bonus_expired(state: Stable, p: dict, e: Envelope) -> Stable:
+    return _char(state, p["character"], bonus_hp=0)
+
+
+def _rest_line(p: dict) -> str:
+    what = [f"+{p['healed']} HP"]
+    if p.get("resource_gained"):
+        what.append(f"+{p['resource_gained']} {p['resource']}")
+    if p.get("resources_rule") == "full":
+        what.append("Class Resources restored")
+    if p.get("rations"):
+        what.append(f"spends {p['rations']}")
+    return f"{p['character']} takes a {p['kind']} rest: {', '.join(what)}"
+
+
+@TABLE.on("rest.taken", line=_rest_line)
+def _rested(state: Stable, p: dict, e: Envelope) -> Stable:
+    c = state.characters[key(p["character"])]
+    if p["kind"] == "long":  # l.116: "all of your lost Hit Points"
+        resources = dict(c.resource_max) if p.get("resources_rule") == "full" else c.resources
+        return _char(state, p["character"], hp=c.max_hp, resources=resources)
+    resources = c.resources
+    if p.get("resource"):  # l.115: "a point of the Class Resource of their choice"
+        resources = {**resources, p["resource"]: resources[p["resource"]] + p["resource_gained"]}
+    return _char(state, p["character"], hp=c.hp + p["healed"], resources=resources)
+
+
+def _rated(field_name: str, rating: str):
+    """One point off a Save or Skill, never below 0, from the rating the fold holds."""
+    def fold(state: Stable, p: dict, e: Envelope) -> Stable:
+        if p[rating] is None:  # nothing rated to lose (trauma_pick rated)
+            return state
+        ratings = getattr(state.characters[key(p["character"])], field_name)
+        lowered = max(0, ratings.get(p[rating], 0) - 1)
+        return _char(state, p["character"], **{field_name: {**ratings, p[rating]: lowered}})
+    return fold
+
+
+TABLE.add("save.lost", _rated("saves", "save"),
+          line=lambda p: f"{p['character']} {p['save']} -1 (was {p['before']})" if p["save"] else
+          f"{p['character']}: no Save rated above 0, nothing lost (trauma_pick {p['pick']})")
+TABLE.add("skill.reduced", _rated("skills", "skill"),
+          line=lambda p: f"{p['character']} {p['skill']} -1 (was {p['before']})" if p["skill"] else
+          f"{p['character']}: no other Skill rated above 0, nothing lost (trauma_pick {p['pick']})")
+
+apply = TABLE.apply

@@ -161,7 +161,7 @@ def overview(ctx) -> dict:
     info["company"] = world.company.view()
     info["divine"] = [{"character": s.character, "god": s.god, "power": s.power, "black_marks": s.black,
                        "grey_marks": s.grey, "battle_penalty": s.penalty}
-                      for s in world.divine.standings.values()] if ctx.campaign.runs("gods") else []
+                      for s in world.gods.standings.values()] if ctx.campaign.runs("gods") else []
     info["downtime"] = downtime_due(ctx)
     info["sessions"] = sessions_list(ctx, count=RECENT_SESSIONS)  # the most recent; the timeline has them all
     info["session_count"] = ctx.world.sessions.next_number - 1

@@ -71,7 +71,7 @@ class Subject:
 
 
 # What a character's sheet reads besides the character itself (projections/sheet.py).
-SHEET_PARTS = ("campaign", "inventory", "downtime", "divine", "band", "skirmish", "advancement")
+SHEET_PARTS = ("campaign", "inventory", "downtime", "gods", "wolves", "skirmish", "xp")
 
 
 def sheet_moved(name: str) -> Callable[[world_model.World, world_model.World], bool]:

@@ -1,5 +1,7 @@
 """Every read model of a campaign, folded together in (game_time, position)
-order, from nothing or from a snapshot's world."""
+order, from nothing or from a snapshot's world. Which models fold an event,
+whether its payload is read, and the premises a late fact must keep all come
+from the models' tables of handlers (projections/handlers.py)."""
 
 from __future__ import annotations
 
@@ -8,8 +10,8 @@ from typing import Iterable, Optional
 
 from ledger.envelope import Envelope
 from projections.frozen import replace
-from projections import (advancement, band, campaign, company, divine, downtime, inventory, sessions, skirmishers,
-                         stable)
+from projections.handlers import Fold, premises
+from projections import campaign, company, downtime, gods, inventory, sessions, skirmish, stable, wolves, xp
 
 
 @dataclass(frozen=True)
@@ -18,67 +20,68 @@ class World:
     stable: stable.Stable
     sessions: sessions.Sessions
     company: company.Company
-    divine: divine.Divine
-    advancement: advancement.Advancement
-    band: band.Band
-    skirmish: skirmishers.Skirmishers
+    gods: gods.Divine
+    xp: xp.Advancement
+    wolves: wolves.Band
+    skirmish: skirmish.Skirmishers
     downtime: downtime.Downtime
     inventory: inventory.Inventory
 
 
-EMPTY = World(None, stable.Stable(), sessions.Sessions(), company.Company(), divine.Divine(),
-              advancement.Advancement(), band.Band(), skirmishers.Skirmishers(), downtime.Downtime(),
-              inventory.Inventory())
+EMPTY = World(None, stable.Stable(), sessions.Sessions(), company.Company(), gods.Divine(), xp.Advancement(),
+              wolves.Band(), skirmish.Skirmishers(), downtime.Downtime(), inventory.Inventory())
 
 
-MODELS = (campaign, stable, sessions, company, divine, advancement, band, skirmishers, downtime, inventory)
+MODELS = (campaign, stable, sessions, company, gods, xp, wolves, skirmish, downtime, inventory)
+TABLES = tuple(m.TABLE for m in MODELS)  # each read model's handlers (projections/handlers.py), as World's fields
 _FIELDS = tuple(f.name for f in fields(World))
-_REACTING: dict[str, tuple[int, ...]] = {}  # event type -> the read models that fold it
+PREMISES = premises(TABLES)  # event type -> what a fact logged late must keep (commands/late_facts.py)
+
+_ROUTES: dict[str, tuple[tuple[str, Fold], ...]] = {}  # event type -> (field, fold) of the models that fold it
 
 
-def _reacts(model, event_type: str) -> bool:
-    """A read model says what it folds: the set TYPES, or reacts_to(type) when a set will not do."""
-    types = getattr(model, "TYPES", None)
-    return event_type in types if types is not None else model.reacts_to(event_type)
-
-
-def _reacting(event_type: str) -> tuple[int, ...]:
-    found = _REACTING.get(event_type)
+def _route(event_type: str) -> tuple[tuple[str, Fold], ...]:
+    found = _ROUTES.get(event_type)
     if found is None:
-        found = _REACTING[event_type] = tuple(i for i, m in enumerate(MODELS) if _reacts(m, event_type))
+        found = _ROUTES[event_type] = tuple((name, fold) for name, fold in
+                                            ((name, t.fold_for(event_type)) for name, t in zip(_FIELDS, TABLES))
+                                            if fold is not None)
     return found
 
 
-_ALWAYS = (MODELS.index(campaign), MODELS.index(sessions))  # they see every event, reading few payloads
+def _reacting(event_type: str) -> tuple[int, ...]:
+    """The read models (their places in MODELS) that fold an event of this type."""
+    return tuple(i for i, t in enumerate(TABLES) if t.fold_for(event_type) is not None)
+
+
 _PAYLOAD: dict[str, bool] = {}
 
 
 def needs_payload(event_type: str) -> bool:
-    """Whether folding an event of this type reads its payload. Most of a long
+    """Whether folding an event of this type reads its payload: whether some
+    table names it (a fold of every other event reads none). Most of a long
     log is dice.rolled, which only moves the day on and marks play begun: a
     rebuild need not decode those payloads at all."""
     found = _PAYLOAD.get(event_type)
     if found is None:
-        found = _PAYLOAD[event_type] = (any(i not in _ALWAYS for i in _reacting(event_type))
-                                        or event_type in campaign.READS_PAYLOAD
-                                        or event_type in sessions.READS_PAYLOAD)
+        found = _PAYLOAD[event_type] = any(event_type in t.handlers for t in TABLES)
     return found
 
 
 def apply(world: World, e: Envelope) -> World:
-    """Fold one event into the read models that react to its type; the others are left as they are."""
+    """Fold one event into the read models that fold its type; the others are left as they are."""
     parts = world.__dict__
     changes = {}
-    for i in _reacting(e.type):
-        name = _FIELDS[i]
+    p = e.payload
+    for name, fold in _route(e.type):
         before = parts[name]
-        after = MODELS[i].apply(before, e)
+        after = fold(before, p, e)
         if after is not before:
             changes[name] = after
     return replace(world, **changes) if changes else world
 
 
-_FIGURES: dict[str, tuple[int, ...]] = {}
+_FIGURES: dict[str, tuple[tuple[str, Fold], ...]] = {}
 
 
 def apply_figures(world: World, e: Envelope) -> World:
@@ -86,13 +89,12 @@ def apply_figures(world: World, e: Envelope) -> World:
     was, so an event that moves only it (a roll, mostly) returns the very same world."""
     found = _FIGURES.get(e.type)
     if found is None:
-        skipped = MODELS.index(sessions)
-        found = _FIGURES[e.type] = tuple(i for i in _reacting(e.type) if i != skipped)
+        found = _FIGURES[e.type] = tuple(route for route in _route(e.type) if route[0] != "sessions")
     parts = world.__dict__
     changes = {}
-    for i in found:
-        name = _FIELDS[i]
-        after = MODELS[i].apply(parts[name], e)
+    p = e.payload
+    for name, fold in found:
+        after = fold(parts[name], p, e)
         if after is not parts[name]:
             changes[name] = after
     return replace(world, **changes) if changes else world

@@ -270,7 +270,7 @@ def test_active_days_shared_by_two_sessions_count_once(pantheon):
 
 
 def test_distinct_days_merges_overlapping_spans():
-    from projections.divine import distinct_days
+    from projections.gods import distinct_days
 
     assert distinct_days([(1, 182), (182, 363)], 1, 400) == 363
     assert distinct_days([(10, 20), (1, 5), (15, 30), (3, 4)], 1, 25) == 5 + 16  # 1-5 and 10-25
@@ -505,24 +505,24 @@ def test_older_god_payloads_are_upcast(event_type, schema, old, new):
 def test_a_v1_plea_and_battle_fold_as_they_were_recorded():
     from ledger.envelope import Envelope
     from ledger.events.registry import upcast
-    from projections import divine
+    from projections import gods
 
     def env(event_type, payload, position, schema=1):
         return Envelope(position, "C", "s", 1, event_type, schema, 1, "", None, "", None,
                         upcast(event_type, schema, payload), "", "")
 
     adopted = {"god": "Tyr", "power": 5, "alignment": "2L", "flatterable": True, "sacrifice": "x"}
-    state = divine.apply(divine.Divine(), env("god.adopted", {"character": "Aud", **adopted}, 1))
-    state = divine.apply(state, env("god.adopted", {"character": "Hal", **adopted, "god": "Odin"}, 2))
-    state = divine.apply(state, env("god.crawled", {
+    state = gods.apply(gods.Divine(), env("god.adopted", {"character": "Aud", **adopted}, 1))
+    state = gods.apply(state, env("god.adopted", {"character": "Hal", **adopted, "god": "Odin"}, 2))
+    state = gods.apply(state, env("god.crawled", {
         "character": "Aud", "power": 5, "prayers_last_week": 0, "table_chance": 100, "thanks": False, "chance": 100,
         "accepted": True, "effect": "banked_bonus", "bonus": 4}, 3))
     plea = {"character": "Aud", "god": "Tyr", "power": 5, "black": 0, "grey": 0, "table_chance": 23,
             "modifiers": {"crawling_bonus": 4}, "chance": 27, "excessive": True, "backfire_chance": 23,
             "outcome": "answered", "table_grade": 8, "grade": 8, "percent": 90, "inconvenient": None}
-    state = divine.apply(state, env("god.prayed", plea, 4))
+    state = gods.apply(state, env("god.prayed", plea, 4))
     assert state.of("Aud").bonus == 0  # v1: the next plea spent the bonus
-    state = divine.apply(state, env("god.battle", {
+    state = gods.apply(state, env("god.battle", {
         "character": "Aud", "opponent": "Hal", "god": "Tyr", "opponent_god": "Odin", "needs": 50,
         "opponent_needs": 50, "rounds": [[60, 20]], "winner": "Aud",
         "penalty": "Hal: A.T. and D.T. -10, regained as fatigue points; may convert to the victor"}, 5))

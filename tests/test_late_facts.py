@@ -139,7 +139,7 @@ def test_a_v1_payload_that_stored_a_result_is_upcast_to_the_change(event_type, v
 
 def test_the_folds_compute_the_same_results_from_v1_payloads():
     from ledger.envelope import Envelope
-    from projections import company, downtime, skirmishers
+    from projections import company, downtime, skirmish
 
     def env(event_type, payload, position):
         return Envelope(position, "C", "s", 1, event_type, 1, 1, "", None, "", None, payload, "", "")
@@ -152,7 +152,7 @@ def test_the_folds_compute_the_same_results_from_v1_payloads():
     d = downtime.apply(downtime.Downtime(), env("project.started", {"name": "T", "owner": "A", "ticks": 4}, 1))
     d = downtime.apply(d, env("project.ticked", {"name": "T", "by": "A", "filled": 1, "ticks": 4, "done": False}, 2))
     assert d.project("T")["filled"] == 1
-    s = skirmishers.apply(skirmishers.Skirmishers(), env("luck.changed", {
+    s = skirmish.apply(skirmish.Skirmishers(), env("luck.changed", {
         "character": "A", "delta": 5, "reason": "start", "cap": 3, "after": 3}, 1))
     assert s.of("A").luck == 3
 

@@ -356,6 +356,88 @@ def test_the_band_starts_aboard_the_karvi_and_a_new_ship_costs_triple(raiders):
     assert "already has a ship named" in raiders.refused("ship", "add", "fat cow", "--kind", "raft").stderr
 
 
+def ship_names(t: Tally, *pin: str) -> list[str]:
+    return [s["name"] for s in t.ok("ship", "list", "--json", *pin).json]
+
+
+def test_a_ship_lost_at_sea_leaves_the_band(raiders):
+    # l.327: "Vessels in a storm have a 30% chance of capsizing per day. Capsized vessels lose any loose
+    # cargo, and have a 40% chance of sinking"; l.389: a vessel begins sinking on a 4-6.
+    raiders.ok("char", "new", "Ulfhild", "--player", "Ann", "--dice", START)
+    raiders.ok("silver", "Ulfhild", "+200", "--why", "a merchant's ransom")
+    raiders.ok("calendar", "advance", "2d")  # 0793-06-10
+    raiders.ok("ship", "buy", "Raven", "--kind", "boat", "--by", "Ulfhild", "--rowers", "6")
+    raiders.ok("calendar", "advance", "2d")  # 0793-06-12
+    (lost,) = raiders.ok("ship", "lose", "raven", "--why", "capsized and sank off Hestvik", "--json").json
+    assert (lost["type"], lost["payload"]) == ("ship.lost", {"name": "Raven", "kind": "Boat",
+                                                             "why": "capsized and sank off Hestvik"})
+    assert "Raven, the band's Boat, is lost: capsized and sank off Hestvik" in raiders.ok("log").stdout
+    assert ship_names(raiders) == ["the master's Karvi"]
+    assert "Raven" not in raiders.ok("ship", "list").stdout
+    # as the ledger stood before the loss, the band had it still
+    assert ship_names(raiders, "--as-of", "0793-06-11") == ["the master's Karvi", "Raven"]
+    assert ship_names(raiders, "--at-event", str(lost["position"] - 1)) == ["the master's Karvi", "Raven"]
+    # the silver paid for it stays paid; the sheet is as it was
+    assert sheet(raiders, "Ulfhild")["silver"] == 50
+    # lost once: the band no longer has it to lose, and never had a Ghost
+    assert "the band has no ship named 'Raven'" in raiders.refused("ship", "lose", "Raven", "--why", "x").stderr
+    assert "the band has no ship named 'Ghost' (see `tally ship list`)" in raiders.refused(
+        "ship", "lose", "Ghost", "--why", "x").stderr
+    # a new ship may carry the lost one's name
+    raiders.ok("ship", "add", "Raven", "--kind", "raft", "--how", "lashed together from the wreck")
+    assert ship_names(raiders) == ["the master's Karvi", "Raven"]
+
+
+def test_a_ship_lost_before_the_band_took_it_is_refused_as_a_late_fact(raiders):
+    raiders.ok("calendar", "advance", "2d")  # 0793-06-10
+    raiders.ok("ship", "add", "Raven", "--kind", "boat")
+    (taken,) = events_of(raiders, "ship.acquired")[1:]
+    out = raiders.refused("ship", "lose", "Raven", "--why", "a storm", "--game-date", "0793-06-09")
+    assert "this would break this fact itself: the band would not have Raven on 0793-06-09" in out.stderr
+    assert "a ship is lost only while the band has it; nothing was written" in out.stderr
+    # the day it was taken, after the taking, it may be lost
+    raiders.ok("calendar", "advance", "3d")
+    raiders.ok("ship", "lose", "Raven", "--why", "burned by the Jarl's men", "--game-date", "0793-06-10")
+    assert ship_names(raiders) == ["the master's Karvi"]
+    assert ship_names(raiders, "--as-of", "0793-06-10") == ["the master's Karvi"]
+    assert ship_names(raiders, "--at-event", str(taken["position"])) == ["the master's Karvi", "Raven"]
+
+
+def test_a_late_loss_that_breaks_a_recorded_one_is_refused_unless_ruled(raiders):
+    raiders.ok("calendar", "advance", "2d")  # 0793-06-10
+    raiders.ok("ship", "add", "Raven", "--kind", "boat")
+    raiders.ok("calendar", "advance", "4d")  # 0793-06-14
+    raiders.ok("ship", "lose", "Raven", "--why", "sank in the gale")
+    (recorded,) = events_of(raiders, "ship.lost")
+    # remembered late: it was lost two days earlier, so the recorded loss would lose a ship already gone
+    out = raiders.refused("ship", "lose", "Raven", "--why", "holed on a skerry", "--game-date", "0793-06-12")
+    assert (f"this would break event {recorded['position']} (ship.lost, 0793-06-14): the band would not have "
+            f"Raven on 0793-06-14") in out.stderr
+    assert f"Void event {recorded['position']} and record it again, or repeat the command with --ruling" in out.stderr
+    raiders.ok("ship", "lose", "Raven", "--why", "holed on a skerry", "--game-date", "0793-06-12",
+               "--ruling", "the skerry it was; the gale only finished the wreck")
+    assert [e["payload"]["why"] for e in events_of(raiders, "ship.lost")] == ["sank in the gale", "holed on a skerry"]
+    assert ship_names(raiders) == ["the master's Karvi"]
+    assert ship_names(raiders, "--as-of", "0793-06-13") == ["the master's Karvi"]
+    # voiding the taking would leave the recorded loss with no ship to lose
+    (taken,) = events_of(raiders, "ship.acquired")[1:]
+    out = raiders.refused("void", str(taken["position"]), "--why", "never taken")
+    assert "the band would not have Raven on 0793-06-12" in out.stderr
+
+
+def test_a_voided_loss_gives_the_ship_back(raiders):
+    raiders.ok("calendar", "advance", "2d")
+    raiders.ok("ship", "add", "Raven", "--kind", "boat", "--rowers", "4", "--food-days", "5")
+    raiders.ok("ship", "lose", "Raven", "--why", "taken by Frisian pirates")
+    (lost,) = events_of(raiders, "ship.lost")
+    assert ship_names(raiders) == ["the master's Karvi"]
+    raiders.ok("void", str(lost["position"]), "--why", "the pirates took the other boat")
+    (raven,) = raiders.ok("ship", "list", "--json").json[1:]
+    assert (raven["name"], raven["kind"], raven["rowers"], raven["food_days"]) == ("Raven", "Boat", 4, 5)
+    raiders.ok("ship", "lose", "Raven", "--why", "sank at last")
+    assert ship_names(raiders) == ["the master's Karvi"]
+
+
 @pytest.mark.parametrize("event_type, v1, current", [
     ("wolves.outfitted",
      {"character": "A", "strength": 9, "agility": 9, "constitution": 9, "hit_dice": 1, "hp": 3, "attack_bonus": 2,
@@ -389,16 +471,16 @@ def test_schema_1_wolves_payloads_are_upcast(event_type, v1, current):
 def test_a_schema_1_boast_and_ship_fold_as_before():
     from ledger.envelope import Envelope
     from ledger.events.registry import upcast
-    from projections import band
+    from projections import wolves
 
     def env(event_type, payload, position):
         return Envelope(position, "C", "s", 1, event_type, 2, 1, "", None, "", None,
                         upcast(event_type, 1, payload), "", "")
 
-    state = band.apply(band.Band(), env("boast.made", {"character": "A", "boast": "b", "reward": "hit_dice",
-                                                       "bonus": 1}, 1))
-    state = band.apply(state, env("boast.resolved", {"character": "A", "boast": "b", "outcome": "kept",
-                                                      "reward": "hit_dice", "bonus": 1, "kept": True}, 2))
-    state = band.apply(state, env("ship.acquired", {"name": "S", "kind": "Karvi", "value": 1000, "rowers": 12,
-                                                    "food_days": 4, "how": "taken"}, 3))
+    state = wolves.apply(wolves.Band(), env("boast.made", {"character": "A", "boast": "b", "reward": "hit_dice",
+                                                           "bonus": 1}, 1))
+    state = wolves.apply(state, env("boast.resolved", {"character": "A", "boast": "b", "outcome": "kept",
+                                                        "reward": "hit_dice", "bonus": 1, "kept": True}, 2))
+    state = wolves.apply(state, env("ship.acquired", {"name": "S", "kind": "Karvi", "value": 1000, "rowers": 12,
+                                                      "food_days": 4, "how": "taken"}, 3))
     assert (state.of("A").hit_dice, state.of("A").hp, state.ships[0]["price"]) == (1, 0, 0)

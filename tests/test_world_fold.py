@@ -50,10 +50,15 @@ def test_folding_by_type_changes_nothing_in_a_generated_campaign(tmp_path):
 
 
 def test_every_model_says_which_event_types_it_folds():
+    from projections.handlers import Table
+
     for model in world.MODELS:
-        assert isinstance(getattr(model, "TYPES", None), frozenset) or callable(model.reacts_to), model.__name__
+        assert isinstance(model.TABLE, Table) and model.TABLE.model == model.__name__.split(".")[-1], model.__name__
     assert world._reacting("god.black_mark") == tuple(
-        i for i, m in enumerate(world.MODELS) if m.__name__.split(".")[-1] in ("campaign", "sessions", "divine"))
+        i for i, m in enumerate(world.MODELS) if m.__name__.split(".")[-1] in ("campaign", "sessions", "gods"))
+    # only the campaign's day and the open session's play see every event; a roll reads no payload
+    assert world._reacting("dice.rolled") == (world.MODELS.index(world.campaign), world.MODELS.index(world.sessions))
+    assert not world.needs_payload("dice.rolled") and world.needs_payload("god.black_mark")
 
 
 def test_the_quick_replace_holds_for_every_read_model_class():

@@ -150,3 +150,13 @@ class ShipAcquired(EventModel):
     how: str
     price: int = 0  # sp paid: a new ship costs three times its value (l.300); 0 when taken
     by: Optional[str] = None  # the character who paid
+
+
+@register
+class ShipLost(EventModel):
+    """A ship of the band's lost: sunk in a storm or a fight, burned, taken (000 l.325-391)."""
+
+    type: Literal["ship.lost"] = "ship.lost"
+    name: str
+    kind: str
+    why: str
