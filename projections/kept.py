@@ -120,15 +120,15 @@ def _moved(was: world_model.World, now: world_model.World) -> Optional[set[str]]
         projects = _changed_keys(was.downtime.projects, now.downtime.projects)
         for found in (was.downtime.projects, now.downtime.projects):
             keys |= {key(found[p]["owner"]) for p in projects if p in found}
-    if was.divine is not now.divine:
-        keys |= _changed_keys(was.divine.standings, now.divine.standings)
-        keys |= _changed_keys(was.divine.alignments, now.divine.alignments)
-    if was.band is not now.band:
-        keys |= _changed_keys(was.band.raiders, now.band.raiders)
+    if was.gods is not now.gods:
+        keys |= _changed_keys(was.gods.standings, now.gods.standings)
+        keys |= _changed_keys(was.gods.alignments, now.gods.alignments)
+    if was.wolves is not now.wolves:
+        keys |= _changed_keys(was.wolves.raiders, now.wolves.raiders)
     if was.skirmish is not now.skirmish:
         keys |= _changed_keys(was.skirmish.people, now.skirmish.people)
-    if was.advancement is not now.advancement:
-        keys |= _changed_keys(was.advancement.progress, now.advancement.progress)
+    if was.xp is not now.xp:
+        keys |= _changed_keys(was.xp.progress, now.xp.progress)
     subjects = {f"character:{k}" for k in keys}
     if was.company is not now.company:
         subjects.add(COMPANY)

@@ -14,7 +14,6 @@ from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Optional
 
 from ledger.envelope import Envelope
-from ledger.events.registry import known_types
 from ledger.names import key
 from ledger.rules.coeac import COMPANY
 from projections import campaign as campaign_model
@@ -51,10 +50,12 @@ def figure_types() -> list[str]:
     day and the sessions folds, those the campaign reads, and the attempts `why` shows even
     when they changed nothing (most of a long log is rolls, which only move the day on)."""
     if not _FIGURE_TYPES:
-        skipped = {world_model.MODELS.index(campaign_model), world_model.MODELS.index(world_model.sessions)}
+        named = set(campaign_model.TABLE.types)  # the day alone it takes from any event
+        for model in world_model.MODELS:
+            if model not in (campaign_model, world_model.sessions):
+                named |= model.TABLE.types
         attempts = set().union(*ATTEMPTS.values())  # they bear on a figure even when they leave it be
-        _FIGURE_TYPES.extend(t for t in known_types() if t in campaign_model.READS_PAYLOAD or t in attempts
-                             or any(i not in skipped for i in world_model._reacting(t)))
+        _FIGURE_TYPES.extend(sorted(named | attempts))
     return _FIGURE_TYPES
 
 
