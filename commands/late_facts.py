@@ -12,7 +12,7 @@ from typing import Optional, Sequence
 
 from projections import replay
 from ledger.envelope import Envelope, NewEvent, Pending
-from ledger.errors import RuleRefused
+from ledger.errors import RuleRefused, Unfoldable
 from ledger.events.campaign import RulingRecorded
 from commands.invariants import invariants, premises
 from projections import world as world_model
@@ -75,7 +75,7 @@ def first_break(ctx, new_events: Sequence[NewEvent]) -> Optional[tuple[Envelope,
         problem = premises(world, e) if checking else None
         try:
             world = world_model.apply(world, e)
-        except (LookupError, AttributeError, TypeError, ValueError):  # what it acts on would not be there
+        except Unfoldable:  # what it acts on would not be there (any other error is a bug: it goes up)
             return e, UNFOLDABLE
         if checking and problem is None:
             problem = invariants(world, e)

@@ -67,6 +67,15 @@ class SnapshotRefuted(TallyError):
                          "derived data: tally db snapshot --drop rebuilds them")
 
 
+class Unfoldable(Exception):
+    """A fold met an event whose subject is not in the world it folds into: a
+    void withdrew what the event acts on, or a fact logged late would come
+    before it. Raised by the folds themselves (projections/handlers.py
+    ``entry``) and by nothing else, so the late-fact check can refuse such a
+    change without mistaking a bug in a fold for a rule: any other error a
+    fold raises is an internal error, with its details."""
+
+
 class SnapshotUnusable(Exception):
     """A stored snapshot that may not serve a query, and why. ``stale``: it is
     sound but was written for read models of another shape (after an upgrade

@@ -9,7 +9,7 @@ from ledger.envelope import Envelope
 from ledger.rules.coeac import garrison_population, tag_kind
 from ledger.names import key
 from projections.frozen import replace
-from projections.handlers import Table
+from projections.handlers import Table, entry
 
 
 @dataclass(frozen=True)
@@ -86,7 +86,7 @@ def _stronghold_attempt(world, p: dict, day: int) -> Optional[str]:
           f"Cash wagered by {p['by']}): {'gained' if p['succeeded'] else 'failed'}"
           + (f", tags {', '.join(p['tags'])}" if p["tags"] else ""), premise=_stronghold_attempt)
 def _attempted(state: Company, p: dict, e: Envelope) -> Company:
-    s = state.strongholds[key(p["name"])]
+    s = entry(state.strongholds, key(p["name"]), f"stronghold {p['name']}")
     s = replace(s, periods=s.periods | {p["period"]})
     if p["succeeded"]:
         s = replace(s, rating=s.rating + 1, tags=s.tags + tuple(p["tags"]))

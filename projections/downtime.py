@@ -9,7 +9,7 @@ from typing import Optional
 from ledger.envelope import Envelope
 from ledger.names import key
 from projections.frozen import replace
-from projections.handlers import Table
+from projections.handlers import Table, entry
 
 WEEK = 7  # l.640: "one other substantial Downtime Action per week"
 
@@ -62,7 +62,7 @@ def _one_tick_a_session(world, p: dict, day: int) -> Optional[str]:
           premise=_one_tick_a_session)
 def _ticked(state: Downtime, p: dict, e: Envelope) -> Downtime:
     k = key(p["name"])
-    project = state.projects[k]
+    project = entry(state.projects, k, f"project {p['name']}")
     ticked = project.get("ticked", []) + [[key(p["by"]), p.get("period", "")]]
     return replace(state, projects={**state.projects, k: {**project, "filled": project["filled"] + 1,
                                                           "ticked": ticked}})

@@ -12,7 +12,7 @@ from ledger.rules import gods
 from ledger.settings import in_force
 from ledger.names import key
 from projections.frozen import replace
-from projections.handlers import Table
+from projections.handlers import Table, entry
 
 
 @dataclass(frozen=True)
@@ -71,7 +71,7 @@ class Divine:
 
 def _update(state: Divine, name: str, **changes) -> Divine:
     k = key(name)
-    return replace(state, standings={**state.standings, k: replace(state.standings[k], **changes)})
+    return replace(state, standings={**state.standings, k: replace(entry(state.standings, k, f"{name}'s god"), **changes)})
 
 
 TABLE = Table("gods")

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Optional
 
 from ledger.envelope import Envelope
+from ledger.errors import Unfoldable
 
 # (state, payload, envelope) -> state: the payload is the envelope's, handed over
 # because nearly every fold reads it; the envelope gives the day, position, session.
@@ -113,3 +114,12 @@ def premises(tables: Iterable[Table]) -> dict[str, Premise]:
                 raise RuntimeError(f"{event_type} has two premises (one in the {table.model} table)")
             found[event_type] = handler.premise
     return found
+
+
+def entry(mapping: dict, k: str, what: str):
+    """``mapping[k]`` for a fold: what an event acts on, or Unfoldable saying it is not there
+    (a void withdrew it, or the event would now come before it)."""
+    try:
+        return mapping[k]
+    except KeyError:
+        raise Unfoldable(f"{what} is not there") from None

@@ -37,7 +37,7 @@ import msgspec
 
 from ledger import kept_rows
 from ledger.envelope import Envelope
-from ledger.errors import SnapshotUnusable, StoreError, TallyError
+from ledger.errors import SnapshotUnusable, StoreError, TallyError, Unfoldable
 from ledger.names import key
 from projections import replay, snapshots
 from projections import world as world_model
@@ -208,7 +208,7 @@ class _Folding:
         else:
             try:
                 would = world_model.apply(self.world, e)
-            except (KeyError, AttributeError, TypeError, ValueError):
+            except Unfoldable:
                 would = _UNFOLDABLE
             if would is _UNFOLDABLE:
                 self._step(ALL, e, UNFOLDABLE, {}, void, late)

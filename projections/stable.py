@@ -10,7 +10,7 @@ from ledger.envelope import Envelope
 from ledger.rules.coeac import CLASS_RESOURCES, lifestyle
 from ledger.names import key
 from projections.frozen import replace
-from projections.handlers import Table
+from projections.handlers import Table, entry
 
 
 @dataclass(frozen=True)
@@ -77,16 +77,16 @@ class Stable:
 
 def _char(state: Stable, name: str, **changes) -> Stable:
     k = key(name)
-    return replace(state, characters={**state.characters, k: replace(state.characters[k], **changes)})
+    return replace(state, characters={**state.characters, k: replace(entry(state.characters, k, f"character {name}"), **changes)})
 
 
 def _player(state: Stable, name: str, **changes) -> Stable:
     k = key(name)
-    return replace(state, players={**state.players, k: replace(state.players[k], **changes)})
+    return replace(state, players={**state.players, k: replace(entry(state.players, k, f"player {name}"), **changes)})
 
 
 def _add(state: Stable, name: str, **deltas) -> Stable:
-    c = state.characters[key(name)]
+    c = entry(state.characters, key(name), f"character {name}")
     return _char(state, name, **{f: getattr(c, f) + d for f, d in deltas.items()})
 
 
@@ -119,7 +119,7 @@ def _created(state: Stable, p: dict, e: Envelope) -> Stable:
     core = CLASS_RESOURCES.get(p.get("char_class") or "")
     if core:  # l.524-530: each core class has its Class Resource
         state = _pool(state, p["name"], core)
-    player = state.players[key(p["player"])]
+    player = entry(state.players, key(p["player"]), f"player {p['player']}")
     legacies = player.legacies[1:] if p.get("inherited_from") else player.legacies
     state = _player(state, p["player"], characters=player.characters + (p["name"],), legacies=legacies,
                     owed_boons=player.owed_boons - p.get("owed_boons", 0))
@@ -135,7 +135,7 @@ def _died(state: Stable, p: dict, e: Envelope) -> Stable:
 def _retired(state: Stable, p: dict, e: Envelope) -> Stable:
     state = _char(state, p["name"], status="retired")
     legacy = {"from": p["name"], "skill_points": p["skill_points"], "wealth_ranks": p["wealth_ranks"]}
-    return _player(state, p["player"], legacies=state.players[key(p["player"])].legacies + (legacy,))
+    return _player(state, p["player"], legacies=entry(state.players, key(p["player"]), f"player {p['player']}").legacies + (legacy,))
 
 
 # -- Cash and Wealth ----------------------------------------------------------------
@@ -177,7 +177,7 @@ def _wealth_attempt(world, p: dict, day: int) -> Optional[str]:
           f"Ob {p['ob']}, {p['successes']} successes: {'gained' if p['succeeded'] else 'failed'} "
           f"({p['wager']} Cash wagered)", premise=_wealth_attempt)
 def _wealth_attempted(state: Stable, p: dict, e: Envelope) -> Stable:
-    c = state.characters[key(p["character"])]
+    c = entry(state.characters, key(p["character"]), f"character {p['character']}")
     return _char(state, p["character"], cash=c.cash - p["wager"],
                  wealth=c.wealth + 1 if p["succeeded"] else c.wealth,
                  wealth_periods=c.wealth_periods | {p["period"]})
@@ -229,14 +229,14 @@ def _divided(state: Stable, p: dict, e: Envelope) -> Stable:
         for name, cash in p["shares"].items():
             state = _add(state, name, cash=cash)
     for name, cash in p["set_aside"].items():
-        state = _player(state, name, set_aside=state.players[key(name)].set_aside + cash)
+        state = _player(state, name, set_aside=entry(state.players, key(name), f"player {name}").set_aside + cash)
     return state
 
 
 @TABLE.on("treasure.set_aside_paid",
           line=lambda p: f"{p['character']} receives {p['cash']} Cash set aside for {p['player']}")
 def _set_aside_paid(state: Stable, p: dict, e: Envelope) -> Stable:
-    state = _player(state, p["player"], set_aside=state.players[key(p["player"])].set_aside - p["cash"])
+    state = _player(state, p["player"], set_aside=entry(state.players, key(p["player"]), f"player {p['player']}").set_aside - p["cash"])
     return _add(state, p["character"], cash=p["cash"]) if p.get("currency", "cash") == "cash" else state
 
 
@@ -249,13 +249,13 @@ def _boon_gained(state: Stable, p: dict, e: Envelope) -> Stable:
 
 @TABLE.on("boon.owed", line=lambda p: f"{p['died']}'s Boon waits for {p['player']}'s next new character")
 def _boon_owed(state: Stable, p: dict, e: Envelope) -> Stable:
-    return _player(state, p["player"], owed_boons=state.players[key(p["player"])].owed_boons + 1)
+    return _player(state, p["player"], owed_boons=entry(state.players, key(p["player"]), f"player {p['player']}").owed_boons + 1)
 
 
 @TABLE.on("boon.spent", line=lambda p: f"{p['character']} chooses a Boon from the {p['boon_list']} list: "
           + (f"{p['target']} {p['before']} -> {p['before'] + 1}" if p["kind"] != "feat" else p["target"]))
 def _boon_spent(state: Stable, p: dict, e: Envelope) -> Stable:
-    c = state.characters[key(p["character"])]
+    c = entry(state.characters, key(p["character"]), f"character {p['character']}")
     changes = {"boons_unchosen": c.boons_unchosen - 1,
                "boon_choices": c.boon_choices + ({"list": p["boon_list"], "kind": p["kind"], "target": p["target"]},)}
     if p["kind"] in ("skill", "save"):
@@ -268,14 +268,14 @@ def _boon_spent(state: Stable, p: dict, e: Envelope) -> Stable:
 @TABLE.on("specialty.unlocked", line=lambda p: f"{p['character']} unlocks the {p['specialty']} Specialty Class"
           + (f" (Class Resource {p['resource']})" if p["resource"] else "") + f": {p['why']}")
 def _unlocked(state: Stable, p: dict, e: Envelope) -> Stable:
-    c = state.characters[key(p["character"])]
+    c = entry(state.characters, key(p["character"]), f"character {p['character']}")
     state = _char(state, p["character"], specialties=c.specialties + (p["specialty"],))
     return _pool(state, p["character"], p["resource"]) if p["resource"] else state
 
 
 def _pool(state: Stable, name: str, resource: str) -> Stable:
     """A Class Resource the character now has, empty until its size is set."""
-    c = state.characters[key(name)]
+    c = entry(state.characters, key(name), f"character {name}")
     if resource in c.resource_max:
         return state
     return _char(state, name, resources={**c.resources, resource: 0}, resource_max={**c.resource_max, resource: 0})
@@ -284,7 +284,7 @@ def _pool(state: Stable, name: str, resource: str) -> Stable:
 @TABLE.on("resource.max_set", line=lambda p: f"{p['character']}'s {p['resource']} pool {p['before']} -> "
           f"{p['maximum']}: {p['why']}")
 def _resource_max(state: Stable, p: dict, e: Envelope) -> Stable:
-    c = state.characters[key(p["character"])]
+    c = entry(state.characters, key(p["character"]), f"character {p['character']}")
     r, top = p["resource"], p["maximum"]
     now = c.resources.get(r, 0) + top - c.resource_max.get(r, 0)  # a bigger pool comes with its new points
     return _char(state, p["character"], resource_max={**c.resource_max, r: top},
@@ -294,7 +294,7 @@ def _resource_max(state: Stable, p: dict, e: Envelope) -> Stable:
 @TABLE.on("resource.changed", line=lambda p: f"{p['character']} {'spends' if p['delta'] < 0 else 'regains'} "
           f"{abs(p['delta'])} {p['resource']}: {p['why']}")
 def _resource(state: Stable, p: dict, e: Envelope) -> Stable:
-    c = state.characters[key(p["character"])]
+    c = entry(state.characters, key(p["character"]), f"character {p['character']}")
     r = p["resource"]
     return _char(state, p["character"], resources={**c.resources, r: c.resources[r] + p["delta"]})
 
@@ -304,14 +304,14 @@ def _resource(state: Stable, p: dict, e: Envelope) -> Stable:
 @TABLE.on("follower.gained", line=lambda p: f"{p['name']} follows {p['character']}" + (" (Feat)" if p["feat"] else "")
           + (f", replacing {p['refills']}" if p.get("refills") else ""))
 def _follower_gained(state: Stable, p: dict, e: Envelope) -> Stable:
-    c = state.characters[key(p["character"])]
+    c = entry(state.characters, key(p["character"]), f"character {p['character']}")
     vacancies = tuple(v for v in c.vacancies if v["lost"] != p.get("refills"))
     return _char(state, p["character"], followers=c.followers + ((p["name"], p["feat"]),), vacancies=vacancies)
 
 
 @TABLE.on("follower.lost", line=lambda p: f"{p['character']} loses {p['name']}: {p['why']}")
 def _follower_lost(state: Stable, p: dict, e: Envelope) -> Stable:
-    c = state.characters[key(p["character"])]
+    c = entry(state.characters, key(p["character"]), f"character {p['character']}")
     followers = tuple(f for f in c.followers if key(f[0]) != key(p["name"]))
     vacancies = c.vacancies + (({"lost": p["name"], "ready_day": p["ready_day"]},) if p["feat"] else ())
     return _char(state, p["character"], followers=followers, vacancies=vacancies)
@@ -321,7 +321,7 @@ def _follower_lost(state: Stable, p: dict, e: Envelope) -> Stable:
 
 @TABLE.on("hp.max_changed", line=lambda p: f"{p['character']} max HP {p['delta']:+d}")
 def _max_hp_changed(state: Stable, p: dict, e: Envelope) -> Stable:
-    c = state.characters[key(p["character"])]
+    c = entry(state.characters, key(p["character"]), f"character {p['character']}")
     top = c.max_hp + p["delta"]
     # A lower maximum takes current HP down with it; a higher one heals nothing.
     return _char(state, p["character"], max_hp=top, hp=None if c.hp is None else min(c.hp, top))
@@ -371,7 +371,7 @@ def _rest_line(p: dict) -> str:
 
 @TABLE.on("rest.taken", line=_rest_line)
 def _rested(state: Stable, p: dict, e: Envelope) -> Stable:
-    c = state.characters[key(p["character"])]
+    c = entry(state.characters, key(p["character"]), f"character {p['character']}")
     if p["kind"] == "long":  # l.116: "all of your lost Hit Points"
         resources = dict(c.resource_max) if p.get("resources_rule") == "full" else c.resources
         return _char(state, p["character"], hp=c.max_hp, resources=resources)
@@ -386,7 +386,7 @@ def _rated(field_name: str, rating: str):
     def fold(state: Stable, p: dict, e: Envelope) -> Stable:
         if p[rating] is None:  # nothing rated to lose (trauma_pick rated)
             return state
-        ratings = getattr(state.characters[key(p["character"])], field_name)
+        ratings = getattr(entry(state.characters, key(p["character"]), f"character {p['character']}"), field_name)
         lowered = max(0, ratings.get(p[rating], 0) - 1)
         return _char(state, p["character"], **{field_name: {**ratings, p[rating]: lowered}})
     return fold

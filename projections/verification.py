@@ -34,7 +34,7 @@ from multiprocessing import get_all_start_methods, get_context
 from typing import NamedTuple, Optional
 
 from ledger.chain import GENESIS, verify_stored
-from ledger.errors import ChainBroken, CheckpointRefuted, SnapshotRefuted, SnapshotUnusable, TreeBroken
+from ledger.errors import ChainBroken, CheckpointRefuted, SnapshotRefuted, SnapshotUnusable, TreeBroken, Unfoldable
 from ledger.store import Store, Transaction
 
 PARALLEL_FROM = 200_000  # below this a second process costs more than it saves on the chain alone
@@ -218,8 +218,8 @@ def _tiles_in(tx: Transaction, name: str, tiles: list[Tile], first: int, last: i
                 following = before + following
             if world is None:
                 world = replay.world_at(tx, name, Point(), upto=position, below=position)
-        except Exception as exc:  # only a log that fails its own chain check gets here
-            return name, position, f"cannot be checked: the log does not fold to it ({exc.__class__.__name__})", 0
+        except Unfoldable as exc:  # a log that does not fold: an event acts on what is not there
+            return name, position, f"cannot be checked: the log does not fold to it ({exc})", 0
         try:
             stored = snapshots.load(*tx.snapshot(name, position))
         except SnapshotUnusable as unusable:

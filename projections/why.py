@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Optional
 
 from ledger.envelope import Envelope
+from ledger.errors import Unfoldable
 from ledger.names import key
 from ledger.rules.coeac import COMPANY
 from projections import campaign as campaign_model
@@ -231,15 +232,12 @@ def _would_be(figure: Figure, world, e: Envelope) -> Any:
     """The figure had the withdrawn event stood (None if it no longer folds at all)."""
     try:
         return _safe(figure, world_model.apply(world, e))
-    except (KeyError, AttributeError, TypeError, ValueError):
+    except Unfoldable:
         return None
 
 
 def _safe(figure: Figure, world) -> Any:
-    try:
-        return figure(world) if world.campaign is not None else None
-    except (KeyError, AttributeError):
-        return None
+    return figure(world) if world.campaign is not None else None
 
 
 def sheet_diff(before: Optional[dict], after: Optional[dict]) -> list[tuple[str, Any, Any]]:

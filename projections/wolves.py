@@ -10,7 +10,7 @@ from ledger.envelope import Envelope
 from ledger.rules.wolves import SHIPS, companions_allowed
 from ledger.names import key
 from projections.frozen import replace
-from projections.handlers import Table
+from projections.handlers import Table, entry
 
 
 @dataclass(frozen=True)
@@ -169,7 +169,7 @@ def _hired(state: Band, p: dict, e: Envelope) -> Band:
           f"({p['wages_due']} sp earned)")
 def _dismissed(state: Band, p: dict, e: Envelope) -> Band:
     r = state.of(p["character"])
-    gone = {**r.hirelings[p["name"]], "dismissed": e.game_time}
+    gone = {**entry(r.hirelings, p["name"], f"hireling {p['name']}"), "dismissed": e.game_time}
     return _update(state, p["character"], hirelings={**r.hirelings, p["name"]: gone})
 
 
