@@ -291,11 +291,25 @@ class Store:
 
     @contextmanager
     def reading(self) -> Iterator["Transaction"]:
-        """A read-only, consistent view. Inside a batch: what the batch has
-        written so far, uncommitted, in a savepoint (a failed read leaves the
-        batch usable on PostgreSQL)."""
-        with self._connect() as conn, (conn.begin_nested() if self._batch is not None else conn.begin()):
-            yield Transaction(conn, self.clock, self.secrets, self.notes)
+        """A read-only view of the ledger as it stood when the reading opened:
+        every query in it sees that one snapshot, however long it runs and
+        whatever commits meanwhile, so a page read during an import sees the
+        ledger before the import or after it, never part of it. SQLite: one
+        read transaction, its snapshot pinned at once (in WAL mode it is
+        taken at the first read, so one is made); PostgreSQL: REPEATABLE
+        READ, READ ONLY, its snapshot likewise taken by a first statement.
+        Inside a batch: what the batch has written so far, uncommitted, in a
+        savepoint (a failed read leaves the batch usable on PostgreSQL)."""
+        with self._connect() as conn:
+            if self._batch is not None:
+                with conn.begin_nested():
+                    yield Transaction(conn, self.clock, self.secrets, self.notes)
+                return
+            if conn.dialect.name == "postgresql":  # until the connection goes back to the pool
+                conn.execution_options(isolation_level="REPEATABLE READ", postgresql_readonly=True)
+            with conn.begin():
+                driver_cursor(conn, "PRAGMA schema_version" if conn.dialect.name == "sqlite" else "SELECT 1").close()
+                yield Transaction(conn, self.clock, self.secrets, self.notes)
 
     @contextmanager
     def batch(self) -> Iterator[None]:
