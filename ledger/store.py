@@ -636,9 +636,11 @@ class Transaction:
                 raise StoreError(f"cannot make a snapshot: {why}")
             raise SnapshotUnusable(why, kind="unkeyed")
         self._snapshot_key = key
-        # Kept for the store's later transactions only if another transaction committed it: not one this
-        # transaction made, nor one read inside a batch (an earlier command of the batch may have made it).
-        if not made and not self.conn.in_nested_transaction():
+        # Kept for the store's later transactions once it is surely committed: not one this transaction
+        # made; on PostgreSQL, where it is written in the ledger's transaction, not one read inside a
+        # batch either (an earlier command of the batch may have made it). A secrets file commits each
+        # secret on its own before the ledger's transaction ends: what is read from it stays.
+        if not made and (self.secrets.apart or not self.conn.in_nested_transaction()):
             self.secrets.snapshot_key = key
         return key
 
