@@ -18,28 +18,30 @@ so that both fit the column: ``mac1:TILE.STATE`` in unpadded base64url.
   (each the SHA-256 of its blob) and the state itself: checked on the one
   snapshot a query starts from.
 
-Each message begins with its own label, and the fields are canonical JSON
-(which holds no newline) followed by a newline, so a message reads one way
-only. A row written by a tally from before the MAC carries a 64-digit hex
+Each message begins with its own label, and the fields are JSON (msgspec's
+compact encoding, which holds no newline) followed by a newline, so a
+message reads one way only. A row written by a tally from before the MAC carries a 64-digit hex
 digest: it is told apart by its form (``signed``) and never used.
 """
 
 from __future__ import annotations
 
 import base64
-import binascii
 import hashlib
 import hmac
 import secrets
+from functools import lru_cache
 from typing import Optional, Sequence
 
-from ledger.chain import canonical_json
+import msgspec
 
 KIND = "snapshot-key"  # the secret's kind in ledger/secrets.py; one key a ledger
 CAMPAIGN = ""  # a key for every campaign: the campaign is in every message
 NAME = "hmac-sha256"
 PREFIX = "mac1:"
 TAG = 16  # bytes kept of each HMAC-SHA256
+_TEXT = 22  # characters of a tag in unpadded base64url
+_encode = msgspec.json.Encoder().encode
 
 
 def new_key() -> str:
@@ -56,42 +58,48 @@ def key_bytes(value: str) -> Optional[bytes]:
     return key if len(key) == 32 else None
 
 
+@lru_cache(maxsize=8)
+def _keyed(key: bytes, label: bytes):
+    """HMAC-SHA256 under ``key`` with ``label`` already fed: copied for each message, as a plan
+    checks one tile after another (the key's pads are worked out once)."""
+    return hmac.new(key, label, hashlib.sha256)
+
+
 def _header(campaign: str, position: int, since: int, min_game_time: Optional[int], max_game_time: int,
             event_hash: str) -> bytes:
-    return canonical_json([campaign, position, since, min_game_time, max_game_time, event_hash]).encode()
-
-
-def _tile_tag(key: bytes, header: bytes) -> bytes:
-    return hmac.digest(key, b"tally-snapshot-tile-1\n" + header + b"\n", "sha256")[:TAG]
-
-
-def _state_tag(key: bytes, header: bytes, blobs: Sequence[str], state: bytes) -> bytes:
-    mac = hmac.new(key, b"tally-snapshot-state-1\n" + header + b"\n" + canonical_json(list(blobs)).encode()
-                   + b"\n", hashlib.sha256)
-    mac.update(state)  # a state may be megabytes: not copied into one message
-    return mac.digest()[:TAG]
+    return _encode([campaign, position, since, min_game_time, max_game_time, event_hash]) + b"\n"
 
 
 def _text(tag: bytes) -> str:
-    return base64.urlsafe_b64encode(tag).rstrip(b"=").decode()
+    return base64.urlsafe_b64encode(tag[:TAG]).rstrip(b"=").decode()
 
 
-def _tags(digest: str) -> Optional[tuple[bytes, bytes]]:
-    if not digest.startswith(PREFIX):
+def _tile_tag(key: bytes, header: bytes) -> str:
+    mac = _keyed(key, b"tally-snapshot-tile-1\n").copy()
+    mac.update(header)
+    return _text(mac.digest())
+
+
+def _state_tag(key: bytes, header: bytes, blobs: Sequence[str], state: bytes) -> str:
+    mac = _keyed(key, b"tally-snapshot-state-1\n").copy()
+    mac.update(header + _encode(list(blobs)) + b"\n")
+    mac.update(state)  # a state may be megabytes: not copied into one message
+    return _text(mac.digest())
+
+
+def _tags(digest: str) -> Optional[tuple[str, str]]:
+    """The two tags' text of a stored digest, or None if it is not of the form."""
+    if len(digest) != len(PREFIX) + 2 * _TEXT + 1 or not digest.isascii() or not digest.startswith(PREFIX) \
+            or digest[len(PREFIX) + _TEXT] != ".":  # (compare_digest takes ASCII text only)
         return None
-    parts = digest[len(PREFIX):].split(".")
-    try:
-        tags = tuple(base64.urlsafe_b64decode(part + "==") for part in parts)
-    except (binascii.Error, ValueError):
-        return None
-    return tags if len(tags) == 2 and all(len(tag) == TAG for tag in tags) else None
+    return digest[len(PREFIX):len(PREFIX) + _TEXT], digest[len(PREFIX) + _TEXT + 1:]
 
 
 def seal(key: bytes, campaign: str, position: int, *, since: int, min_game_time: Optional[int],
          max_game_time: int, event_hash: str, blobs: Sequence[str], state: bytes) -> str:
     """The ``digest`` a new snapshot row carries."""
     header = _header(campaign, position, since, min_game_time, max_game_time, event_hash)
-    return f"{PREFIX}{_text(_tile_tag(key, header))}.{_text(_state_tag(key, header, blobs, state))}"
+    return f"{PREFIX}{_tile_tag(key, header)}.{_state_tag(key, header, blobs, state)}"
 
 
 def signed(digest: str) -> bool:
