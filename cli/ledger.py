@@ -83,7 +83,8 @@ def verify(
     report = {"ok": True, "events": verified.events, "head": verified.head,
               "root": base64.b64encode(verified.root).decode(), "checkpoints": verified.checkpoints,
               "witnesses": list(verified.witnesses), "snapshots": verified.snapshots,
-              "stale_snapshots": verified.stale}
+              "stale_snapshots": verified.stale, "unsigned_snapshots": verified.unsigned,
+              "snapshot_macs_checked": not verified.unkeyed}
     lines = [f"chain intact: {verified.events} event(s), head {verified.head}; "
              f"{verified.snapshots} snapshot(s) agree with the log",
              f"Merkle tree of {verified.events} event(s) matches them, root {report['root']}; "
@@ -106,6 +107,12 @@ def verify(
     if verified.stale:
         typer.echo(f"tally: note: {verified.stale} snapshot(s) were written for read models of another shape and "
                    "are never used; run tally db snapshot --drop, then tally db snapshot", err=True)
+    if verified.unsigned:
+        typer.echo(f"tally: note: {verified.unsigned} snapshot(s) carry no MAC (an older tally wrote them) and are "
+                   "never used, though they agree with the log; tally db snapshot replaces them", err=True)
+    if verified.unkeyed and verified.snapshots:
+        typer.echo(f"tally: note: the snapshots' MACs were not checked ({verified.unkeyed}): only that they agree "
+                   "with the log", err=True)
     if parting is not None:
         first = next(r for r in results if not r.consistent and r.size == min(
             x.size for x in results if not x.consistent))

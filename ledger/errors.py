@@ -77,10 +77,13 @@ class Unfoldable(Exception):
 
 
 class SnapshotUnusable(Exception):
-    """A stored snapshot that may not serve a query, and why. ``stale``: it is
-    sound but was written for read models of another shape (after an upgrade
-    of tally), rather than failing a check."""
+    """A stored snapshot that may not serve a query, and why. ``kind``:
+    "failed" a check; "stale": sound but written for read models of another
+    shape (after an upgrade of tally); "unsigned": written by a tally from
+    before snapshots carried a MAC; "unkeyed": this ledger's snapshot key
+    cannot be read here, so no snapshot of it can be told from a forgery."""
 
-    def __init__(self, reason: str, *, stale: bool = False) -> None:
+    def __init__(self, reason: str, *, stale: bool = False, kind: str = "") -> None:
         super().__init__(reason)
-        self.reason, self.stale = reason, stale
+        self.reason, self.kind = reason, kind or ("stale" if stale else "failed")
+        self.stale = self.kind == "stale"

@@ -12,11 +12,11 @@ rows, an append rewrites the subject's last chunk, and a fact logged late
 rewrites only the chunks that reach its day.
 
 The MAC is keyed BLAKE2b (32 bytes; RFC 7693's keyed mode, a MAC in its own
-right) under the ledger's derived-data key, kept with its secrets
-(ledger/secrets.py: never in the events' database file on SQLite,
-unreadable by reader roles on PostgreSQL), over the row's identity and its
-bytes: campaign, subject and first step for a chunk, campaign and position
-for a head."""
+right) under the ledger's key for derived data (the snapshots' key,
+ledger/snapshot_mac.py, kept with its secrets: never in the events'
+database file on SQLite, unreadable by reader roles on PostgreSQL), over the
+row's identity and its bytes: campaign, subject and first step for a chunk,
+campaign and position for a head."""
 
 from __future__ import annotations
 

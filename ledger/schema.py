@@ -53,7 +53,8 @@ snapshots = Table(
     Column("max_game_time", Integer, nullable=False),  # the latest game day among events up to position
     Column("blobs", Text, nullable=False, default="[]"),  # the digests of the snapshot_blobs it names (JSON)
     # The hash of the campaign's event at ``position`` (the snapshot belongs to this chain, at this
-    # point) and the SHA-256 digest of the state and the blobs it names: a row that fails either is ignored.
+    # point) and its MAC under the ledger's snapshot key (ledger/snapshot_mac.py): a row that fails either
+    # is ignored.
     Column("event_hash", String(64), nullable=False),
     Column("digest", String(64), nullable=False),
     Column("state", LargeBinary, nullable=False),

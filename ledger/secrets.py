@@ -13,6 +13,8 @@ A secret is named by its kind, its campaign and a name. A dice seed's name
 is its commitment, SHA-256 of the seed: on SQLite the seed is written and
 committed before the event that commits to it, so a crash leaves at most an
 orphan seed nobody committed to, never a committed epoch without its seed.
+The key the snapshots' MACs are made with (ledger/snapshot_mac.py) is kept
+here too, one a ledger, made the first time a snapshot is taken.
 """
 
 from __future__ import annotations
@@ -61,6 +63,17 @@ class FileSecrets:
 
     def __init__(self, path: Path) -> None:
         self.path = path
+        self.snapshot_key: Optional[bytes] = None  # once read: a kept secret never changes
+
+    def unreadable(self, _conn: Connection) -> Optional[str]:
+        """Why this connection may not read the secrets, or None (a file: whoever opens the ledger may)."""
+        return None
+
+    def no_key(self) -> str:
+        """Why there is no snapshot key to read."""
+        if not self.path.exists():
+            return f"there is no secrets file {self.path} beside the ledger: copy it with the ledger"
+        return f"{self.where} holds no snapshot key"
 
     @property
     def where(self) -> str:
@@ -144,6 +157,18 @@ class TableSecrets:
 
     def __init__(self, database: str) -> None:
         self.database = database
+        self.snapshot_key: Optional[bytes] = None  # once read: a kept secret never changes
+        self._readable: Optional[bool] = None
+
+    def unreadable(self, conn: Connection) -> Optional[str]:
+        """Why this connection's role may not read the secrets (a reader's role), or None.
+        Asked before reading, where a refusal would abort the transaction; asked once."""
+        if self._readable is None:
+            self._readable = bool(conn.execute(sa.text(f"SELECT has_table_privilege('{TABLE}', 'SELECT')")).scalar())
+        return None if self._readable else f"this database role may not read {self.where}"
+
+    def no_key(self) -> str:
+        return f"{self.where} holds no snapshot key"
 
     @property
     def where(self) -> str:

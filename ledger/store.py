@@ -27,6 +27,7 @@ from sqlalchemy import event as sa_event
 from sqlalchemy.engine import Connection, Engine
 
 from ledger import secrets as ledger_secrets
+from ledger import snapshot_mac
 from ledger.chain import GENESIS, canonical_json, row_hash
 from ledger.clock import format_instant, utc_now
 from ledger.cursors import driver_cursor, stream_rows
@@ -105,17 +106,6 @@ def describe(url: str) -> str:
         return url
 
 
-def snapshot_digest(campaign: str, position: int, *, since: int, min_game_time: Optional[int],
-                    max_game_time: int, event_hash: str, blobs: Sequence[str], state: bytes) -> str:
-    """The digest a snapshot row carries: SHA-256 (hex) over ``tally-snapshot-1``,
-    a newline, the canonical JSON of [campaign, position, since, min_game_time,
-    max_game_time, event_hash, the blob names in the row's order], a newline,
-    and the state's bytes. The state begins with the read models' shape
-    stamp, so the digest covers it; a blob's name is its own SHA-256, so
-    naming the blobs covers their content. Canonical JSON has no newline, so
-    the layout reads only one way."""
-    header = canonical_json([campaign, position, since, min_game_time, max_game_time, event_hash, list(blobs)])
-    return hashlib.sha256(b"tally-snapshot-1\n" + header.encode() + b"\n" + state).hexdigest()
 
 
 class Store:
@@ -263,11 +253,25 @@ class Store:
 
     @contextmanager
     def reading(self) -> Iterator["Transaction"]:
-        """A read-only, consistent view. Inside a batch: what the batch has
-        written so far, uncommitted, in a savepoint (a failed read leaves the
-        batch usable on PostgreSQL)."""
-        with self._connect() as conn, (conn.begin_nested() if self._batch is not None else conn.begin()):
-            yield Transaction(conn, self.clock, self.secrets, self.notes)
+        """A read-only view of the ledger as it stood when the reading opened:
+        every query in it sees that one snapshot, however long it runs and
+        whatever commits meanwhile, so a page read during an import sees the
+        ledger before the import or after it, never part of it. SQLite: one
+        read transaction, its snapshot pinned at once (in WAL mode it is
+        taken at the first read, so one is made); PostgreSQL: REPEATABLE
+        READ, READ ONLY, its snapshot likewise taken by a first statement.
+        Inside a batch: what the batch has written so far, uncommitted, in a
+        savepoint (a failed read leaves the batch usable on PostgreSQL)."""
+        with self._connect() as conn:
+            if self._batch is not None:
+                with conn.begin_nested():
+                    yield Transaction(conn, self.clock, self.secrets, self.notes)
+                return
+            if conn.dialect.name == "postgresql":  # until the connection goes back to the pool
+                conn.execution_options(isolation_level="REPEATABLE READ", postgresql_readonly=True)
+            with conn.begin():
+                driver_cursor(conn, "PRAGMA schema_version" if conn.dialect.name == "sqlite" else "SELECT 1").close()
+                yield Transaction(conn, self.clock, self.secrets, self.notes)
 
     @contextmanager
     def batch(self) -> Iterator[None]:
@@ -324,6 +328,7 @@ class Transaction:
         self._pending: list[ledger_secrets.Row] = []
         self.notes = [] if notes is None else notes
         self._edge = None  # the Merkle tree's right edge after this transaction's last insert (ledger/tree.py)
+        self._snapshot_key: Optional[bytes] = None
 
     def note(self, note) -> None:
         """Something the caller should hear about though the answer stands (an
@@ -573,10 +578,14 @@ class Transaction:
         return envelope_from_row(row) if row else None
 
     # -- snapshots (derived data) ---------------------------------------
+    # A tile: a snapshot's place in the tiling, without its state (ledger/snapshot_mac.py checks it).
+    _TILE = (snapshots.c.position, snapshots.c.since, snapshots.c.min_game_time, snapshots.c.max_game_time,
+             snapshots.c.event_hash, snapshots.c.digest)
+
     def snapshot_tiles(self, campaign: str, upto: Optional[int] = None) -> list[sa.Row]:
-        """The campaign's snapshots up to ``upto``, oldest first, without their state."""
-        query = sa.select(snapshots.c.position, snapshots.c.since, snapshots.c.min_game_time,
-                          snapshots.c.max_game_time).where(snapshots.c.campaign == campaign)
+        """The campaign's snapshots up to ``upto``, oldest first, without their state
+        (unchecked: ``check_tile`` checks one)."""
+        query = sa.select(*self._TILE).where(snapshots.c.campaign == campaign)
         if upto is not None:
             query = query.where(snapshots.c.position <= upto)
         return list(self.conn.execute(query.order_by(snapshots.c.position)))
@@ -587,17 +596,66 @@ class Transaction:
                     .scalars())
 
     def last_tile(self, campaign: str) -> Optional[sa.Row]:
-        """The campaign's latest snapshot, without its state."""
+        """The campaign's latest snapshot, without its state (unchecked)."""
         return self.conn.execute(
-            sa.select(snapshots.c.position, snapshots.c.since, snapshots.c.min_game_time, snapshots.c.max_game_time)
-            .where(snapshots.c.campaign == campaign).order_by(snapshots.c.position.desc()).limit(1)).first()
+            sa.select(*self._TILE).where(snapshots.c.campaign == campaign)
+            .order_by(snapshots.c.position.desc()).limit(1)).first()
 
-    def snapshot(self, campaign: str, position: int) -> tuple[bytes, dict[str, bytes]]:
+    def snapshot_key(self, *, create: bool = False) -> bytes:
+        """The key of the snapshots' MACs, kept with the ledger's secrets, or
+        SnapshotUnusable (kind "unkeyed") saying why there is none to use here (a
+        copy of the ledger without its secrets, a reader's role). ``create``: a
+        writer makes one if the ledger has none yet, or is refused (StoreError)."""
+        key = self.secrets.snapshot_key or self._snapshot_key
+        if key is not None:
+            return key
+        try:
+            why = self.secrets.unreadable(self.conn)
+            value = None if why else self.secret(snapshot_mac.KIND, snapshot_mac.CAMPAIGN, snapshot_mac.NAME)
+        except StoreError as exc:
+            if create:
+                raise
+            why, value = str(exc), None
+        made = value is None and not why and create
+        if made:
+            value = snapshot_mac.new_key()
+            self.put_secret(snapshot_mac.KIND, snapshot_mac.CAMPAIGN, snapshot_mac.NAME, value)
+        key = snapshot_mac.key_bytes(value) if value is not None else None
+        if key is None:
+            why = why or (self.secrets.no_key() if value is None
+                          else f"the snapshot key in {self.secrets.where} is not 32 bytes in hex")
+            if create:
+                raise StoreError(f"cannot make a snapshot: {why}")
+            raise SnapshotUnusable(why, kind="unkeyed")
+        self._snapshot_key = key
+        # Kept for the store's later transactions once it is surely committed: not one this transaction
+        # made; on PostgreSQL, where it is written in the ledger's transaction, not one read inside a
+        # batch either (an earlier command of the batch may have made it). A secrets file commits each
+        # secret on its own before the ledger's transaction ends: what is read from it stays.
+        if not made and (self.secrets.apart or not self.conn.in_nested_transaction()):
+            self.secrets.snapshot_key = key
+        return key
+
+    def check_tile(self, campaign: str, tile) -> None:
+        """Refuse (SnapshotUnusable) a tile whose place in the tiling — since, day
+        range, event — is not as a holder of the snapshot key wrote it: one HMAC
+        over a few dozen bytes, no state read."""
+        if not snapshot_mac.signed(tile.digest):
+            raise SnapshotUnusable("it carries no MAC", kind="unsigned")
+        if not snapshot_mac.tile_holds(self.snapshot_key(), tile.digest, campaign, tile.position, since=tile.since,
+                                       min_game_time=tile.min_game_time, max_game_time=tile.max_game_time,
+                                       event_hash=tile.event_hash):
+            raise SnapshotUnusable("its MAC does not hold")
+
+    def snapshot(self, campaign: str, position: int, *, authenticate: bool = True) -> tuple[bytes, dict[str, bytes]]:
         """A snapshot's state and the blobs it names, once its row has passed
-        every check that needs no decoding: its digest (snapshot_digest), its
-        binding to the campaign's event at its position (one primary-key
-        lookup), and each blob present and matching its name. Otherwise
-        SnapshotUnusable, saying which check failed."""
+        every check that needs no decoding: its MAC under the ledger's snapshot
+        key (ledger/snapshot_mac.py: its place in the tiling, its event, its
+        blobs' names and its state), its binding to the campaign's event at its
+        position (one primary-key lookup), and each blob present and matching
+        its name. Otherwise SnapshotUnusable, saying which check failed.
+        ``authenticate`` false: every check but the MAC (verify, which holds
+        the state against a fold of the log, where there is no key to check it)."""
         row = self.conn.execute(sa.select(snapshots).where(
             snapshots.c.campaign == campaign, snapshots.c.position == position)).first()
         if row is None:
@@ -608,11 +666,13 @@ class Transaction:
             names = None
         if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
             raise SnapshotUnusable("its list of blobs is not readable")
-        digest = snapshot_digest(campaign, position, since=row.since, min_game_time=row.min_game_time,
-                                 max_game_time=row.max_game_time, event_hash=row.event_hash, blobs=names,
-                                 state=row.state)
-        if digest != row.digest:
-            raise SnapshotUnusable("digest mismatch")
+        if authenticate:
+            if not snapshot_mac.signed(row.digest):
+                raise SnapshotUnusable("it carries no MAC", kind="unsigned")
+            if not snapshot_mac.state_holds(self.snapshot_key(), row.digest, campaign, position, since=row.since,
+                                            min_game_time=row.min_game_time, max_game_time=row.max_game_time,
+                                            event_hash=row.event_hash, blobs=names, state=row.state):
+                raise SnapshotUnusable("its MAC does not hold")
         chained = self.conn.execute(sa.select(events.c.hash).where(
             events.c.position == position, events.c.campaign == campaign)).scalar()
         if chained != row.event_hash:
@@ -629,11 +689,13 @@ class Transaction:
     def put_snapshot(self, campaign: str, position: int, *, since: int, min_game_time: Optional[int],
                      max_game_time: int, state: bytes, blobs: Mapping[str, bytes]) -> None:
         """Store a snapshot bound to the campaign's event at ``position``, with
-        its digest, and the blobs it names that are not stored yet."""
+        its MAC (the ledger's snapshot key made on first need), and the blobs
+        it names that are not stored yet."""
         exists = self.conn.execute(sa.select(snapshots.c.position).where(
             snapshots.c.campaign == campaign, snapshots.c.position == position)).first()
         if exists:
             return
+        key = self.snapshot_key(create=True)
         held = set(self.conn.execute(sa.select(snapshot_blobs.c.digest).where(
             snapshot_blobs.c.campaign == campaign, snapshot_blobs.c.digest.in_(list(blobs)))).scalars()) \
             if blobs else set()
@@ -643,12 +705,21 @@ class Transaction:
         event_hash = self.conn.execute(sa.select(events.c.hash).where(
             events.c.position == position, events.c.campaign == campaign)).scalar_one()
         names = sorted(blobs)
-        digest = snapshot_digest(campaign, position, since=since, min_game_time=min_game_time,
-                                 max_game_time=max_game_time, event_hash=event_hash, blobs=names, state=state)
+        digest = snapshot_mac.seal(key, campaign, position, since=since, min_game_time=min_game_time,
+                                   max_game_time=max_game_time, event_hash=event_hash, blobs=names, state=state)
         self.conn.execute(snapshots.insert(), {
             "campaign": campaign, "position": position, "since": since, "min_game_time": min_game_time,
             "max_game_time": max_game_time, "state": state, "blobs": json.dumps(names),
             "event_hash": event_hash, "digest": digest})
+
+    def drop_snapshots_at(self, campaign: str, positions: Sequence[int]) -> int:
+        """Delete the campaign's snapshots at ``positions`` (their blobs stay, for the
+        snapshots that replace them, unless the campaign has none left)."""
+        dropped = self.conn.execute(snapshots.delete().where(
+            snapshots.c.campaign == campaign, snapshots.c.position.in_(list(positions)))).rowcount
+        if self.last_tile(campaign) is None:
+            self.conn.execute(snapshot_blobs.delete().where(snapshot_blobs.c.campaign == campaign))
+        return dropped
 
     def drop_snapshots(self) -> int:
         self.conn.execute(snapshot_blobs.delete())
@@ -662,14 +733,6 @@ class Transaction:
             self._pending.append((kind, campaign, name, value))
         else:
             self.secrets.put(self.conn, [(kind, campaign, name, value)])
-
-    def secrets_readable(self) -> bool:
-        """Whether this connection may read the ledger's secrets (a reader role may not; asking
-        is no error, which on PostgreSQL would spoil the rest of the transaction)."""
-        if self.secrets.apart:
-            return True
-        return bool(self.conn.execute(sa.text(
-            "SELECT has_table_privilege(current_user, 'ledger_secrets', 'SELECT')")).scalar())
 
     def secret(self, kind: str, campaign: str, name: str) -> Optional[str]:
         for row in self._pending:

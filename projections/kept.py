@@ -227,17 +227,13 @@ class _Folding:
 # -- catching up --------------------------------------------------------------------
 
 def derived_key(tx, *, create: bool) -> Optional[bytes]:
-    """The ledger's key for derived data (ledger/kept_rows.py), made on first need where the
-    transaction may write it; None where there is none and it may not."""
-    if not tx.secrets_readable():
+    """The ledger's key for derived data — the snapshots' (ledger/snapshot_mac.py), kept with its
+    secrets — made on first need where the transaction may write it; None where there is none
+    to use here (a copy without its secrets, a reader's role)."""
+    try:
+        return tx.snapshot_key(create=create)
+    except (SnapshotUnusable, StoreError):
         return None
-    found = tx.secret("derived-key", "", "kept-histories")
-    if found is None and create:
-        import secrets
-
-        found = secrets.token_hex(32)
-        tx.put_secret("derived-key", "", "kept-histories", found)
-    return bytes.fromhex(found) if found else None
 
 
 def _recorded_days(tx, name: str, after: int, upto: int, start: Optional[int]) -> dict[int, Optional[int]]:

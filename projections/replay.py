@@ -21,11 +21,13 @@ The events a pin sees are a prefix of the log: transaction time never runs
 backwards along positions, so "recorded by an instant" is "up to the last
 position recorded by then".
 
-A snapshot chosen so serves only if its row passes the store's checks and
-its state decodes into the read models (``usable``). One that does not is
-ignored — the query starts from an earlier snapshot, or from nothing, and
-its answer is the same — and a note is left on the transaction for the
-command line to print.
+Every tile the plan consults must carry its MAC under the ledger's
+snapshot key (ledger/snapshot_mac.py: one HMAC over its place in the tiling,
+no state read), and the snapshot chosen serves only if its whole row passes
+the store's checks (its MAC over the state too) and its state decodes into
+the read models (``usable``). One that does not is ignored — the query
+starts from an earlier snapshot, or from nothing, and its answer is the
+same — and a note is left on the transaction for the command line to print.
 """
 
 from __future__ import annotations
@@ -34,7 +36,7 @@ from dataclasses import dataclass
 from typing import Iterable, Iterator, Optional
 
 from ledger.envelope import Envelope
-from ledger.errors import SnapshotUnusable
+from ledger.errors import SnapshotUnusable, StoreError
 from ledger.store import Transaction
 from projections import dice as dice_model
 from projections import snapshots
@@ -69,16 +71,38 @@ class SnapshotIgnored:
     """A note for the user: a snapshot failed its checks and a query did without it."""
 
     campaign: str
-    position: int
+    position: int  # 0 for "unkeyed": every snapshot of the campaign alike
     reason: str
-    stale: bool = False  # written for read models of another shape: sound, merely out of date
+    kind: str = "failed"  # SnapshotUnusable.kind
+
+    @property
+    def stale(self) -> bool:  # written for read models of another shape: sound, merely out of date
+        return self.kind == "stale"
 
     def __str__(self) -> str:
-        if self.stale:
+        if self.kind == "stale":
             return (f"the snapshot of campaign {self.campaign} at event {self.position} was written for read "
                     "models of another shape and was ignored; run tally db snapshot --drop, then tally db snapshot")
+        if self.kind == "unsigned":
+            return (f"the snapshot of campaign {self.campaign} at event {self.position} carries no MAC (an older "
+                    "tally's, or forged) and was ignored; the next snapshot, or tally db snapshot, replaces it")
+        if self.kind == "unkeyed":
+            return (f"the snapshots of campaign {self.campaign} cannot be told from forgeries here ({self.reason}) "
+                    "and were ignored: queries fold from the log")
         return (f"the snapshot of campaign {self.campaign} at event {self.position} failed its check "
                 f"({self.reason}) and was ignored; run tally verify, then tally db snapshot --drop")
+
+
+def ignored(name: str, position: int, unusable: SnapshotUnusable) -> SnapshotIgnored:
+    return SnapshotIgnored(name, 0 if unusable.kind == "unkeyed" else position, unusable.reason, unusable.kind)
+
+
+class TileRefused(Exception):
+    """A tile a plan consulted is not as the snapshot key's holder wrote it."""
+
+    def __init__(self, position: int, unusable: SnapshotUnusable) -> None:
+        super().__init__(unusable.reason)
+        self.position, self.unusable = position, unusable
 
 
 def usable(tx: Transaction, name: str, position: int) -> Optional[world_model.World]:
@@ -87,8 +111,17 @@ def usable(tx: Transaction, name: str, position: int) -> Optional[world_model.Wo
     try:
         return snapshots.load(*tx.snapshot(name, position))
     except SnapshotUnusable as unusable:
-        tx.note(SnapshotIgnored(name, position, unusable.reason, unusable.stale))
+        tx.note(ignored(name, position, unusable))
         return None
+
+
+def holds(tx: Transaction, name: str, tile) -> bool:
+    """Whether a tile carries its MAC under the ledger's snapshot key (no state read)."""
+    try:
+        tx.check_tile(name, tile)
+    except SnapshotUnusable:
+        return False
+    return True
 
 
 def world_at(tx: Transaction, name: str, point: Point, *, use_snapshots: bool = True,
@@ -98,17 +131,21 @@ def world_at(tx: Transaction, name: str, point: Point, *, use_snapshots: bool = 
     upto = seen_upto(tx, point) if upto is None else upto
     plan, base = None, None
     for _ in range(TRIES if use_snapshots else 0):
-        plan = plan_for(tx, name, upto, point.as_of, below=below)
-        if plan is None:
-            break
         try:
-            base = snapshots.load(*tx.snapshot(name, plan.base))
-            break
-        except SnapshotUnusable as unusable:
-            tx.note(SnapshotIgnored(name, plan.base, unusable.reason, unusable.stale))
-            if unusable.stale:  # the snapshots before it are no newer
+            plan = plan_for(tx, name, upto, point.as_of, below=below)
+            if plan is None:
                 break
-            below = plan.base
+            at = plan.base
+            base = snapshots.load(*tx.snapshot(name, at))
+            break
+        except TileRefused as refused:
+            at, unusable = refused.position, refused.unusable
+        except SnapshotUnusable as refused:
+            unusable = refused
+        tx.note(ignored(name, at, unusable))
+        if unusable.kind != "failed":  # stale, unsigned or unkeyed: the snapshots before it are no better
+            break
+        below = at
     if base is None:  # fold from nothing, streamed in fold order
         withdrawn = {v.payload["target"] for v in tx.read(name, types=[VOID], upto=upto)}
         return world_model.fold(_facts(tx.read(name, upto=upto, until_day=point.as_of, fold_order=True,
@@ -134,7 +171,8 @@ def plan_for(tx: Transaction, name: str, upto: int, day: Optional[int],
     """Where a query that sees the events up to ``upto`` (and the days up to
     ``day``) starts and what it reads, or None to fold from nothing. The
     voids are read tile by tile as the walk goes back, not all of them.
-    ``below``: only the snapshots before that position may serve."""
+    ``below``: only the snapshots before that position may serve. A tile
+    consulted that does not carry its MAC: TileRefused."""
     tiles = tx.snapshot_tiles(name, upto if below is None else min(upto, below - 1))
     if not tiles:
         return None
@@ -146,6 +184,10 @@ def plan_for(tx: Transaction, name: str, upto: int, day: Optional[int],
     chosen = None
     for k in range(len(tiles) - 1, -1, -1):
         tile = tiles[k]
+        try:  # its since, days and position decide what the query reads: as the key's holder wrote them
+            tx.check_tile(name, tile)
+        except SnapshotUnusable as unusable:
+            raise TileRefused(tile.position, unusable) from None
         if (day is None or tile.max_game_time <= day) and earliest_after >= tile.max_game_time:
             # A candidate: the voids since it (read once, in one stretch) must leave it whole.
             withdrawn.update(v.payload["target"] for v in tx.read(name, types=[VOID], after=tile.position,
@@ -200,7 +242,11 @@ def take_snapshot(tx: Transaction, name: str, position: Optional[int] = None,
         world = world_at(tx, name, Point(), upto=position)
     first_day, last_day = tx.game_days(name, since, position)  # over this tile only: an indexed range
     if last is not None:
-        last_day = max(last.max_game_time, last_day if last_day is not None else last.max_game_time)
+        # The latest day up to ``since``: the last tile's, if its MAC says so; else from the log itself,
+        # so that a forged day range is never carried into a snapshot that carries a MAC.
+        before = last.max_game_time if holds(tx, name, last) else tx.last_day(name, since)
+        if before is not None:
+            last_day = before if last_day is None else max(before, last_day)
     state, blobs = snapshots.dump(world)
     tx.put_snapshot(name, position, since=since, min_game_time=first_day, max_game_time=last_day,
                     state=state, blobs=blobs)
@@ -210,26 +256,47 @@ def take_snapshot(tx: Transaction, name: str, position: Optional[int] = None,
 def take_due_snapshot(tx: Transaction, name: str, appended: list[Envelope]) -> Optional[int]:
     """After an append: a snapshot if SNAPSHOT_EVERY campaign events have passed
     since the last one, or at once if the append made the last one unusable
-    (a void of an event inside it, or a fact for a day before its last), so
-    the next command starts from a snapshot again."""
+    (a void of an event inside it, or a fact for a day before its last), or
+    the last one does not carry its MAC (an older tally's, a forged one, one
+    made under another key): those are dropped first, so the next command
+    starts from a snapshot again. Derived data: if the snapshot key cannot be
+    read or made here, no snapshot is taken and the command goes on."""
     last = tx.last_tile(name)
     if last is not None:
-        spoiled = any(e.game_time < last.max_game_time
-                      or (e.type == VOID and e.payload["target"] <= last.position) for e in appended)
+        unsound = not holds(tx, name, last)
+        spoiled = unsound or any(e.game_time < last.max_game_time
+                                 or (e.type == VOID and e.payload["target"] <= last.position) for e in appended)
         if not spoiled and tx.count(name, after=last.position) < SNAPSHOT_EVERY:
             return None
     elif tx.count(name) < SNAPSHOT_EVERY:
         return None
+    try:
+        tx.snapshot_key(create=True)
+    except StoreError:
+        return None
+    if last is not None and unsound:
+        drop_unsound(tx, name)
     return take_snapshot(tx, name)
+
+
+def drop_unsound(tx: Transaction, name: str) -> int:
+    """Drop the campaign's snapshots whose tiles do not carry their MAC under the
+    ledger's snapshot key (never used, so nothing is lost); how many. The key
+    must be readable here (``snapshot_key(create=True)`` first)."""
+    unsound = [t.position for t in tx.snapshot_tiles(name) if not holds(tx, name, t)]
+    return tx.drop_snapshots_at(name, unsound) if unsound else 0
 
 
 def build_snapshots(tx: Transaction, name: str, every: int = SNAPSHOT_EVERY) -> list[int]:
     """Snapshots every ``every`` campaign events from the last one to the head
-    (after an import, or after `tally db snapshot --drop`), and one at the head.
+    (after an import, or after `tally db snapshot --drop`), and one at the head;
+    first the snapshots that do not carry their MAC are dropped, to be replaced.
 
     The world is carried forward from one snapshot to the next while the
     events between can simply be folded on; where a late fact or a void
     intervenes, it is found from the snapshots as any query would."""
+    tx.snapshot_key(create=True)
+    drop_unsound(tx, name)
     last = tx.last_tile(name)
     since = last.position if last else 0
     world = usable(tx, name, since) if last else world_model.EMPTY

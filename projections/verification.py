@@ -20,7 +20,11 @@ on (or, past a late fact or a void, the world from an earlier snapshot, as
 a query would find it), and it must equal the snapshot's decoded world. So
 each event is folded once, and a run of tiles can be checked in its own
 process starting from the stored snapshot before it — which the run before
-checks. Those runs go alongside the chain's stretches.
+checks. Those runs go alongside the chain's stretches. Where the ledger's
+snapshot key can be read, every snapshot's MAC must hold too (a query
+ignores one whose MAC fails, and verify names it); where it cannot (a copy
+without its secrets, a reader's role), or a snapshot is an older tally's
+with no MAC, the snapshots are still held against the fold, and counted.
 """
 
 from __future__ import annotations
@@ -51,6 +55,8 @@ class Verified(NamedTuple):
     root: bytes = b""  # the Merkle tree's root over every event
     checkpoints: int = 0  # recorded checkpoints that hold
     witnesses: tuple = ()  # which witness has cosigned which size (projections/checkpoints.py seen())
+    unsigned: int = 0  # snapshots an older tally wrote, with no MAC: never used, held against the fold all the same
+    unkeyed: str = ""  # why the snapshots' MACs could not be checked here ("" where they were)
 
 
 Tile = tuple  # (position, since, min_game_time, max_game_time)
@@ -64,7 +70,7 @@ def verify_database(store: Store, workers: Optional[int] = None) -> Verified:
 
     with store.reading() as tx:
         head = tx.head()[0]
-        tiles = {name: [tuple(t) for t in tx.snapshot_tiles(name)] for name in tx.snapshotted()}
+        tiles = {name: [tuple(t[:4]) for t in tx.snapshot_tiles(name)] for name in tx.snapshotted()}
         recorded = checkpoints.read(tx)
     sizes = sorted({head} | {e.payload["size"] for e in (*recorded.checkpoints, *recorded.cosignatures)})
     workers = workers or min(os.cpu_count() or 1, 4)
@@ -106,12 +112,14 @@ def _verdict(count: int, head: str, tiles: dict, outcomes: list[tuple], roots, r
         raise TreeBroken(*roots[1:])
     roots = roots[1]
     held = _checkpoints_hold(recorded, roots)
-    problems = sorted((name, position, problem) for name, position, problem, _ in outcomes if problem)
+    problems = sorted((name, position, problem) for name, position, problem, *_ in outcomes if problem)
     if problems:
         raise SnapshotRefuted(*problems[0])
     stale = sum(outcome[3] for outcome in outcomes)
+    unsigned = sum(outcome[4] for outcome in outcomes)
+    unkeyed = next((outcome[5] for outcome in outcomes if outcome[5]), "")
     return Verified(count, head, sum(map(len, tiles.values())) - stale, stale, roots[count], held,
-                    tuple(recorded.seen()))
+                    tuple(recorded.seen()), unsigned, unkeyed)
 
 
 def _tree_in(store: Store, head: int, sizes: list[int]) -> tuple:
@@ -183,8 +191,10 @@ def _run(url: str, name: str, tiles: list[Tile], first: int, last: int) -> tuple
 
 
 def _tiles_in(tx: Transaction, name: str, tiles: list[Tile], first: int, last: int) -> tuple:
-    """(name, position, problem, stale count) for the tiles[first:last]: the
-    first that fails (position and problem), else None and how many are stale.
+    """(name, position, problem, stale count, unsigned count, why unkeyed) for
+    the tiles[first:last]: the first that fails (position and problem), else
+    None, how many are stale, how many carry no MAC, and why their MACs could
+    not be checked here ("" if they were).
 
     The worlds at the last few tiles are kept, with the events after each: a
     tile whose events cannot be folded on the one before (a late fact, a void
@@ -195,20 +205,30 @@ def _tiles_in(tx: Transaction, name: str, tiles: list[Tile], first: int, last: i
     from projections import world as world_model
     from projections.timeline import Point
 
+    try:
+        tx.snapshot_key()
+        keyed = True
+    except SnapshotUnusable:
+        keyed = False
+    unkeyed = ""  # why a snapshot's MAC could not be checked, once one was met
     if first == 0:
         since, last_day, world = 0, None, world_model.EMPTY
-    else:  # the run before checks this one; if it fails, that run says so
+    else:  # the run before checks this one, its MAC too; if it fails, that run says so
         since, last_day = tiles[first - 1][0], tiles[first - 1][3]
-        world = replay.usable(tx, name, since)
+        try:
+            world = snapshots.load(*tx.snapshot(name, since, authenticate=False))
+        except SnapshotUnusable:
+            world = None
     recent = deque([(since, world, last_day, [])] if world is not None else [], maxlen=RECENT)
-    stale = 0
+    stale = unsigned = 0
     for position, tile_since, min_day, max_day in tiles[first:last]:
         if tile_since != since:
-            return name, position, f"does not follow the snapshot before it (it names {tile_since}, not {since})", 0
+            return name, position, f"does not follow the snapshot before it (it names {tile_since}, not {since})", \
+                0, 0, unkeyed
         between = list(tx.read(name, after=since, upto=position, payload_if=replay.payload_needed))
         days = [e.game_time for e in between] + ([last_day] if last_day is not None else [])
         if (min_day, max_day) != (min((e.game_time for e in between), default=None), max(days, default=None)):
-            return name, position, "names game days its events do not have", 0
+            return name, position, "names game days its events do not have", 0, 0, unkeyed
         try:
             world, following = None, between
             for base, base_world, base_day, before in reversed(recent):
@@ -217,22 +237,33 @@ def _tiles_in(tx: Transaction, name: str, tiles: list[Tile], first: int, last: i
                     break
                 following = before + following
             if world is None:
-                world = replay.world_at(tx, name, Point(), upto=position, below=position)
+                world = replay.world_at(tx, name, Point(), upto=position, below=position, use_snapshots=keyed)
         except Unfoldable as exc:  # a log that does not fold: an event acts on what is not there
-            return name, position, f"cannot be checked: the log does not fold to it ({exc})", 0
+            return name, position, f"cannot be checked: the log does not fold to it ({exc})", 0, 0, unkeyed
         try:
-            stored = snapshots.load(*tx.snapshot(name, position))
+            try:
+                state, signed = tx.snapshot(name, position), True
+            except SnapshotUnusable as unusable:
+                if unusable.kind not in ("unsigned", "unkeyed"):
+                    raise
+                # an older tally's, or no key here to check it with: held against the fold all the same
+                state, signed = tx.snapshot(name, position, authenticate=False), unusable.kind == "unkeyed"
+                if signed:
+                    unkeyed = unusable.reason
+            stored = snapshots.load(*state)
         except SnapshotUnusable as unusable:
             if not unusable.stale:
-                return name, position, f"failed its check ({unusable.reason})", 0
+                return name, position, f"failed its check ({unusable.reason})", 0, 0, unkeyed
             stale += 1
         else:
             if stored != world:
                 differs = next(f.name for f in fields(world) if getattr(stored, f.name) != getattr(world, f.name))
-                return name, position, f"does not agree with the log (its {differs} differs from the fold)", 0
+                return name, position, f"does not agree with the log (its {differs} differs from the fold)", \
+                    0, 0, unkeyed
+            unsigned += not signed
         recent.append((position, world, max_day, between))
         since, last_day = position, max_day
-    return name, None, None, stale
+    return name, None, None, stale, unsigned, unkeyed
 
 
 def _stretch_in(store: Store, after: int, upto: int) -> tuple:

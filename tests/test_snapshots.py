@@ -211,3 +211,165 @@ def test_the_shape_stamp_covers_every_read_model_by_its_rulebook_name(monkeypatc
     grown.__module__ = folded.__name__
     monkeypatch.setattr(folded, model, grown)
     assert snapshots.shape.__wrapped__() != before
+# -- the MAC (issue 25): what decides an answer is believed only as the key's holder wrote it ----------
+
+def test_a_tile_whose_day_range_was_rewritten_is_refused_before_a_plan_trusts_it(tmp_path):
+    """A query plans from the day ranges of the tiles after the snapshot it
+    starts from: one whose range was rewritten (its MAC left as it was) would
+    have the query skip events of the days it asks about."""
+    import sqlalchemy as sa
+
+    from bench.generator import NAME
+
+    store = Store(generated(tmp_path, events=3000, players=6, seed=11))
+    with store.transaction() as tx:
+        replay.build_snapshots(tx, NAME, every=50)
+    with store.reading() as tx:
+        tiles = tx.snapshot_tiles(NAME)
+    first, last = tiles[-4].max_game_time, tiles[-1].max_game_time
+    assert last - first > 10
+    with store.transaction() as tx:  # the last three say their events are all on days long after
+        tx.conn.execute(sa.text("UPDATE snapshots SET min_game_time = :far WHERE position >= :p"),
+                        {"far": last + 10**6, "p": tiles[-3].position})
+    with store.reading() as tx:
+        for day in range(first, last, (last - first) // 10):
+            point = Pin(as_of=f"day:{day}")
+            assert load(tx, NAME, point=point).world == load(tx, NAME, point=point, use_snapshots=False).world, day
+        assert {(note.position, note.reason) for note in tx.notes} == {
+            (t.position, "its MAC does not hold") for t in tiles[-3:]}
+    store.dispose()
+
+
+def plain_digests(url):
+    """Give every snapshot row the plain digest a tally from before the MAC wrote."""
+    import json
+
+    import sqlalchemy as sa
+
+    from tests.forgery import plain_digest
+
+    store = Store(url)
+    with store.transaction() as tx:
+        for row in tx.conn.execute(sa.text("SELECT * FROM snapshots")).all():
+            digest = plain_digest(row.campaign, row.position, since=row.since, min_game_time=row.min_game_time,
+                                  max_game_time=row.max_game_time, event_hash=row.event_hash,
+                                  blobs=json.loads(row.blobs), state=row.state)
+            tx.conn.execute(sa.text("UPDATE snapshots SET digest = :d WHERE campaign = :c AND position = :p"),
+                            {"d": digest, "c": row.campaign, "p": row.position})
+    store.dispose()
+
+
+def digests(url):
+    import sqlalchemy as sa
+
+    store = Store(url)
+    with store.reading() as tx:
+        found = dict(tx.conn.execute(sa.text("SELECT position, digest FROM snapshots")).all())
+    store.dispose()
+    return found
+
+
+@pytest.mark.parametrize("replaced_by", ["db snapshot", "the next command"])
+def test_snapshots_from_before_the_mac_are_ignored_then_replaced(tally, replaced_by):
+    from ledger import snapshot_mac
+
+    tally.ok("script", str(FIXTURE), "--quiet")
+    tally.ok("cash", "Nureddine", "+1", "--why", "half way")
+    tally.ok("db", "snapshot")
+    truth = tally.ok("char", "show", "Nureddine", "--json").json
+    plain_digests(tally.url)
+    head = max(digests(tally.url))
+
+    shown = tally.ok("char", "show", "Nureddine", "--json")
+    assert shown.json == truth
+    assert shown.stderr == (f"tally: note: the snapshot of campaign Central Oregon at event {head} carries no MAC "
+                            "(an older tally's, or forged) and was ignored; the next snapshot, or tally db "
+                            "snapshot, replaces it\n")
+    verified = tally.ok("verify", "--json")  # never used, and still held against the fold: they agree
+    assert verified.json["unsigned_snapshots"] == 1 and verified.json["snapshots"] == 1
+    assert "1 snapshot(s) carry no MAC (an older tally wrote them) and are never used" in verified.stderr
+
+    if replaced_by == "db snapshot":
+        assert f"Central Oregon: 1 snapshot(s), the last at event {head}" in tally.ok("db", "snapshot").stdout
+    else:
+        tally.ok("cash", "Nureddine", "-1", "--why", "the next command")
+        truth["cash"] -= 1
+    kept = digests(tally.url)
+    assert kept and all(snapshot_mac.signed(d) for d in kept.values())
+    again = tally.ok("char", "show", "Nureddine", "--json")
+    assert again.json == truth and again.stderr == ""
+    assert tally.ok("verify").stderr == ""
+
+
+def test_a_copy_of_the_ledger_without_its_secrets_folds_from_the_log_with_one_note(tally_sqlite, tmp_path):
+    import shutil
+
+    from ledger.secrets import file_beside
+
+    t = tally_sqlite
+    t.ok("script", str(FIXTURE), "--quiet")
+    t.ok("db", "snapshot")
+    t.ok("cash", "Nureddine", "+1", "--why", "after the snapshot")
+    truth = t.ok("char", "show", "Nureddine", "--json").json
+    store = Store(t.url)
+    store.checkpoint()  # the whole ledger in its file, to copy it
+    store.dispose()
+    original = Path(t.url[len("sqlite:///"):])
+    (tmp_path / "copy").mkdir()
+    copied = tmp_path / "copy" / "tally.db"
+    shutil.copy(original, copied)
+    copy = type(t)(f"sqlite:///{copied}")
+
+    shown = copy.ok("char", "show", "Nureddine", "--json")
+    assert shown.json == truth
+    assert shown.stderr == ("tally: note: the snapshots of campaign Central Oregon cannot be told from forgeries "
+                            f"here (there is no secrets file {copied}.secrets beside the ledger: copy it with the "
+                            "ledger) and were ignored: queries fold from the log\n")
+    verified = copy.ok("verify")
+    assert "1 snapshot(s) agree with the log" in verified.stdout
+    assert verified.stderr == (f"tally: note: the snapshots' MACs were not checked (there is no secrets file "
+                               f"{copied}.secrets beside the ledger: copy it with the ledger): only that they agree "
+                               "with the log\n")
+
+    shutil.copy(file_beside(original), file_beside(copied))  # with its secrets, its snapshots serve again
+    assert copy.ok("char", "show", "Nureddine", "--json").stderr == ""
+    file_beside(copied).unlink()
+    # A write makes the copy a key of its own; the next snapshot, under it, replaces the old ones.
+    copy.ok("cash", "Nureddine", "+1", "--why", "in the copy")
+    assert copy.ok("char", "show", "Nureddine", "--json").stderr == ""
+    assert copy.ok("verify").stderr == ""
+
+
+def test_a_reader_role_cannot_read_the_snapshot_key_so_its_queries_fold_from_the_log(pg_server):
+    import os
+
+    import psycopg
+
+    from tests.conftest import Tally
+
+    url = pg_server.new_database()
+    referee = Tally(url)
+    referee.ok("script", str(FIXTURE), "--quiet")
+    referee.ok("db", "snapshot")
+    truth = referee.ok("char", "show", "Nureddine", "--json").json
+    role = f"snapshot_reader_{os.getpid()}"
+    database = url.rsplit("/", 1)[1]
+    admin = f"host=127.0.0.1 port={pg_server.port} user=tally dbname=postgres"
+    with psycopg.connect(admin, autocommit=True) as conn:
+        conn.execute(f'CREATE ROLE "{role}" LOGIN')
+    try:
+        referee.ok("db", "grant-reader", role)
+        reader = Tally(url.replace("tally@", f"{role}@"))
+        shown = reader.ok("char", "show", "Nureddine", "--json")
+        assert shown.json == truth
+        assert shown.stderr.startswith("tally: note: the snapshots of campaign Central Oregon cannot be told from "
+                                       "forgeries here (this database role may not read the table ledger_secrets")
+        assert shown.stderr.count("\n") == 1
+        verified = reader.ok("verify")
+        assert "1 snapshot(s) agree with the log" in verified.stdout
+        assert "the snapshots' MACs were not checked (this database role may not read" in verified.stderr
+        assert referee.ok("char", "show", "Nureddine", "--json").stderr == ""
+    finally:
+        with psycopg.connect(admin.replace("dbname=postgres", f"dbname={database}"), autocommit=True) as conn:
+            conn.execute(f'DROP OWNED BY "{role}"')
+            conn.execute(f'DROP ROLE "{role}"')

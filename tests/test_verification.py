@@ -73,13 +73,17 @@ def snapshotted(tmp_path, monkeypatch):
 
 
 def forge_cash(url, position, cash):
-    """Rewrite the snapshot at ``position`` so that its first character holds ``cash``, digest and all."""
+    """Rewrite the snapshot at ``position`` so that its first character holds
+    ``cash``, its MAC made with the ledger's own key: a forger holding the
+    secrets (or a bug), whom only the fold can catch."""
+    import json
+
     import sqlalchemy as sa
 
     from bench.generator import NAME
-    from ledger.store import snapshot_digest
     from projections import snapshots
     from projections.frozen import replace
+    from tests.forgery import seal_row
 
     store = Store(url)
     with store.transaction() as tx:
@@ -87,12 +91,9 @@ def forge_cash(url, position, cash):
         first = next(iter(world.stable.characters))
         characters = {**world.stable.characters, first: replace(world.stable.characters[first], cash=cash)}
         state, blobs = snapshots.dump(replace(world, stable=replace(world.stable, characters=characters)))
-        row = tx.conn.execute(sa.text("SELECT * FROM snapshots WHERE position = :p"), {"p": position}).one()
-        digest = snapshot_digest(NAME, position, since=row.since, min_game_time=row.min_game_time,
-                                 max_game_time=row.max_game_time, event_hash=row.event_hash,
-                                 blobs=sorted(blobs), state=state)
-        tx.conn.execute(sa.text("UPDATE snapshots SET state = :s, digest = :d WHERE position = :p"),
-                        {"s": state, "d": digest, "p": position})
+        tx.conn.execute(sa.text("UPDATE snapshots SET state = :s, blobs = :b WHERE position = :p"),
+                        {"s": state, "b": json.dumps(sorted(blobs)), "p": position})
+        seal_row(tx, NAME, position)
     store.dispose()
 
 
@@ -142,22 +143,16 @@ def test_a_broken_chain_is_reported_before_the_snapshots_it_spoils(snapshotted):
 
 
 def rewrite_row(url, position, **columns):
-    """Change a snapshot row's columns and recompute its digest, as a careful forger would."""
-    import json
-
+    """Change a snapshot row's columns and make its MAC again with the ledger's own key."""
     import sqlalchemy as sa
 
-    from ledger.store import snapshot_digest
+    from tests.forgery import seal_row
 
     store = Store(url)
     with store.transaction() as tx:
         tx.conn.execute(sa.text("UPDATE snapshots SET " + ", ".join(f"{c} = :{c}" for c in columns)
                                 + " WHERE position = :position"), {**columns, "position": position})
-        row = tx.conn.execute(sa.text("SELECT * FROM snapshots WHERE position = :p"), {"p": position}).one()
-        digest = snapshot_digest(row.campaign, position, since=row.since, min_game_time=row.min_game_time,
-                                 max_game_time=row.max_game_time, event_hash=row.event_hash,
-                                 blobs=json.loads(row.blobs), state=row.state)
-        tx.conn.execute(sa.text("UPDATE snapshots SET digest = :d WHERE position = :p"), {"d": digest, "p": position})
+        seal_row(tx, tx.snapshotted()[0], position)
     store.dispose()
 
 
@@ -183,19 +178,19 @@ def test_a_snapshot_that_lies_about_its_place_in_the_tiling_is_named(snapshotted
 
 
 def test_a_query_tries_three_snapshots_then_folds_from_nothing_with_the_same_answer(snapshotted):
-    import sqlalchemy as sa
-
     from projections.reading import load
     from bench.generator import NAME
+    from tests.forgery import seal_row
 
     store = Store(snapshotted)
     with store.reading() as tx:
         truth = load(tx, NAME, use_snapshots=False).world
         last_four = [t.position for t in tx.snapshot_tiles(NAME)][-4:]
     with store.transaction() as tx:
-        tx.conn.execute(sa.text("UPDATE snapshots SET digest = 'forged' WHERE position >= :p"), {"p": last_four[0]})
+        for position in last_four:  # MACs made under another key
+            seal_row(tx, NAME, position, key=bytes(range(32)))
     with store.reading() as tx:
         assert load(tx, NAME).world == truth
         noted = [(note.position, note.reason) for note in tx.notes]
-    assert noted == [(p, "digest mismatch") for p in reversed(last_four[1:])]
+    assert noted == [(p, "its MAC does not hold") for p in reversed(last_four[1:])]
     store.dispose()
