@@ -482,7 +482,7 @@ class Transaction:
         return self.conn.execute(query.order_by(events.c.position.desc()).limit(1)).scalar()
 
     def count(self, campaign: str, *, after: int = 0, upto: Optional[int] = None) -> int:
-        if self.campaigns() == [campaign]:  # the positions are the campaign's alone, and gapless
+        if not after and self.campaigns() == [campaign]:  # the positions are the campaign's alone, gapless
             head = self.head()[0]
             return max(0, (head if upto is None else min(upto, head)) - after)
         query = sa.select(sa.func.count()).select_from(events).where(
