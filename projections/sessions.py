@@ -30,8 +30,8 @@ class Session:
     found: int = 0
     divided: int = 0
     deaths: tuple[str, ...] = ()  # character names, in order
-    income_rolls: frozenset[int] = frozenset()
-    play_positions: tuple[int, ...] = ()
+    played: bool = False  # an event of play (not of the opening, not a roll) was recorded in it
+    rolls: tuple[int, ...] = ()  # its rolls so far that no Income has claimed as its own
 
     @property
     def open(self) -> bool:
@@ -43,7 +43,7 @@ class Session:
 
     @property
     def play_started(self) -> bool:
-        return any(p not in self.income_rolls for p in self.play_positions)
+        return self.played or bool(self.rolls)
 
     def is_activated(self, character: str) -> bool:
         return key(character) in {key(c) for c in self.activated.values()}
@@ -185,9 +185,14 @@ def _open(state: Sessions, e: Envelope) -> Optional[Session]:
 
 
 def _during(state: Sessions, current: Session, e: Envelope, **changes) -> Sessions:
-    """The open session with an event of its own folded in: anything but its opening's events means play has begun."""
-    if e.type not in OPENING:
-        changes["play_positions"] = current.play_positions + (e.position,)
+    """The open session with an event of its own folded in: anything but its opening's events means
+    play has begun — a roll, unless an Income rolled at the opening turns out to be its cause. Once
+    play has begun there is nothing more to mark (most of a long log is rolls during play)."""
+    if not current.played and e.type not in OPENING:
+        if e.type == "dice.rolled":
+            changes["rolls"] = changes.get("rolls", current.rolls) + (e.position,)
+        else:
+            changes["played"] = True
     return Sessions(state.archived, state.closed, replace(current, **changes), state.back) if changes else state
 
 
@@ -268,9 +273,9 @@ def _income(state: Sessions, p: dict, e: Envelope) -> Sessions:
     current = _open(state, e)
     if current is None:
         return state
-    if e.cause is None:
+    if e.cause is None or e.cause not in current.rolls:
         return _during(state, current, e)
-    return _during(state, current, e, income_rolls=current.income_rolls | {e.cause})
+    return _during(state, current, e, rolls=tuple(r for r in current.rolls if r != e.cause))
 
 
 @TABLE.every_other
