@@ -233,3 +233,21 @@ def test_a_feat_follower_is_refilled_after_a_week_from_the_next_session(table):
     table.ok("follower", "lose", "Nureddine", "a stray dog", "--why", "ran off")
     assert "no Feat position left by" in table.refused(
         "follower", "add", "Nureddine", "Rex", "--refills", "a stray dog").stderr
+
+
+def test_a_character_retires_at_the_start_of_a_session_not_once_play_is_under_way(table):
+    # 004 l.513: "At the beginning of any session, you may retire an existing character from your stable."
+    # The opening's own events (the Income rolled for the activated) are not play: Cass may still retire.
+    table.ok("session", "open", "--activate", "Nureddine", "--dice", "6,5,4,1,1")
+    table.ok("retire", "Cass")
+    # A roll made at the table is play under way.
+    table.ok("roll", "1d6", "--dice", "4", "--why", "listening at the door")
+    said = table.refused("retire", "Bo").stderr
+    assert "session 1 is under way" in said and "004 l.513" in said
+
+
+def test_any_fact_of_play_puts_the_session_under_way(table):
+    # 004 l.513, as above: a fact of play other than a roll does it as well.
+    table.ok("session", "open", "--activate", "Nureddine", "--dice", "1,1,1,1,1")
+    table.ok("cash", "Nureddine", "-1", "--why", "a toll")
+    assert "session 1 is under way" in table.refused("retire", "Cass").stderr
