@@ -143,6 +143,8 @@ def test_required_set_mid_epoch_says_the_seed_can_only_come_with_the_next_epoch(
     table.ok("campaign", "set", "player_seed", "required")
     refused = table.refused("roll", "1d6").stderr
     assert "it has rolls, so its seed can no longer be set: reveal it with `tally session close`" in refused
+    assert "set it for the next epoch after `tally session close`" in \
+        table.refused("dice", "client-seed", "too late").stderr  # in a session, not `dice reveal`
     table.ok("campaign", "set", "player_seed", "optional")
     assert "player_seed: required -> optional" in table.ok("log").stdout
     assert table.ok("roll", "1d6", "--json").json["player_seed"] is False

@@ -168,9 +168,10 @@ def set_client_seed(store: Store, campaign: Optional[str], client_seed: str, *,
     def decide(ctx: Context) -> list[NewEvent]:
         epoch = current_epoch(ctx)
         if epoch.nonces:
+            reveal = "`tally session close`" if ctx.session is not None else "`tally dice reveal`"
             raise RuleRefused(
                 f"epoch {epoch.number} has {epoch.nonces} roll(s) already: a client seed must be set "
-                "before the first roll (set it for the next epoch after `tally dice reveal`)"
+                f"before the first roll (set it for the next epoch after {reveal})"
             )
         if epoch.client_seed:
             raise RuleRefused(
