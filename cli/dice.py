@@ -48,17 +48,31 @@ def roll(
     opts = options(ctx)
     hand = commands.parse_hand_faces(dice) if dice is not None else None
     against = requested(under, at_most, at_least, over, ob, epic)
-    rolled = commands.roll(opts.store(), opts.campaign, expression, actor=opts.who(),
-                           character=character, why=why, hand=hand, against=against)
+    rolled, seeded = commands.roll_seeded(opts.store(), opts.campaign, expression, actor=opts.who(),
+                                          character=character, why=why, hand=hand, against=against)
     p = rolled.payload
+    note = unseeded_note(p["epoch"]) if seeded is False else None
     if json:
-        print_json({"position": rolled.position, **p})
+        print_json({"position": rolled.position, **p, "player_seed": seeded, "note": note})
         return
     source = f"roll n={p['nonce']} of epoch {p['epoch']}" if p["verifiable"] else "rolled by hand, not verifiable"
     who = f" for {p['character']}" if p["character"] else ""
     faces = shown_faces(p["expression"], p["dice"])
     typer.echo(f"{p['expression']}{who}: {faces} = {p['total']}{checked(p['check'])}  "
                f"(position {rolled.position}, {source})")
+    if note:
+        typer.echo(f"  note: {note}")
+
+
+def unseeded_note(epoch: int) -> str:
+    """What a derived roll in an epoch without the players' seed says of itself."""
+    return f"epoch {epoch} has {commands.NO_PLAYER_SEED}"
+
+
+def seed_prompt(epoch: int) -> str:
+    """What the players are asked when an epoch opens without their seed."""
+    return (f"players: now that you have seen epoch {epoch}'s commitment, give your seed before its first roll: "
+            "tally dice client-seed \"TEXT\"")
 
 
 def shown_faces(expression: str, faces: list[int]) -> str:
@@ -101,17 +115,35 @@ def audit(
         if not report:
             raise BadInput(f"there is no epoch {epoch} in this campaign")
     ok = all(r.ok for r in report)
+    unseeded = [r for r in report if r.unseeded]
+    note = unseeded_epochs_note([(r.epoch, r.derived) for r in unseeded])
     if json:
         print_json({"ok": ok, "epochs": [r.as_dict() for r in report],
-                    "unrevealed": [r.epoch for r in report if not r.revealed]})
+                    "unrevealed": [r.epoch for r in report if not r.revealed],
+                    "unseeded": [r.epoch for r in unseeded], "note": note})
     else:
-        print_table(["epoch", "revealed", "commitment", "rolls checked", "hand rolls", "mismatches"],
-                    [(r.epoch, "yes" if r.revealed else "not yet", _ok(r.commitment_ok), r.rolls_checked,
-                      r.hand_rolls, "; ".join(f"{m['position']}: {m['reason']}" for m in r.mismatches) or "none")
+        print_table(["epoch", "revealed", "commitment", "player seed", "rolls checked", "hand rolls", "mismatches"],
+                    [(r.epoch, "yes" if r.revealed else "not yet", _ok(r.commitment_ok),
+                      "yes" if r.player_seed else "NO" if r.derived else "-",
+                      r.rolls_checked, r.hand_rolls,
+                      "; ".join(f"{m['position']}: {m['reason']}" for m in r.mismatches) or "none")
                      for r in report])
         typer.echo("audit: every revealed roll matches" if ok else "audit: MISMATCH found")
+        if note:
+            typer.echo(f"note: {note}")
     if not ok:
         raise typer.Exit(1)
+
+
+def unseeded_epochs_note(epochs: list[tuple[int, int]]) -> Optional[str]:
+    """One line on the epochs (number, derived rolls) whose derived rolls had no player seed, or None."""
+    if not epochs:
+        return None
+    rolls = sum(derived for _, derived in epochs)
+    numbers = ", ".join(str(number) for number, _ in epochs)
+    return (f"epoch{'s' if len(epochs) > 1 else ''} {numbers} had no player seed: the referee's side chose every "
+            f"input of {'its' if len(epochs) == 1 else 'their'} {rolls} derived roll{'s' if rolls != 1 else ''}, "
+            "which could have been known in advance")
 
 
 def _ok(value: Optional[bool]) -> str:
@@ -208,7 +240,11 @@ def reveal(ctx: typer.Context, json: bool = JSON_OPTION) -> None:
         print_json(info)
         return
     typer.echo(f"epoch {p['epoch']} revealed: seed {p['seed']} (client seed {p['client_seed']!r}, {p['rolls']} rolls)")
+    note = unseeded_epochs_note([(p["epoch"], p["rolls"])] if p["rolls"] and not p["client_seed"] else [])
+    if note:
+        typer.echo(f"note: {note}")
     typer.echo(f"epoch {info['next_epoch']} opened: commitment {info['next_commitment']}")
+    typer.echo(seed_prompt(info["next_epoch"]))
 
 
 @app.command("epochs")
@@ -220,11 +256,14 @@ def epochs(ctx: typer.Context, at_event: Optional[int] = AT_EVENT, as_of: Option
     state = query(opts.store(), opts.campaign, lambda c: c.dice,
                  point=Pin(at_event, as_of, as_recorded, at_session))
     rows = [{"epoch": e.number, "commitment": e.commitment, "client_seed": e.client_seed,
-             "rolls": e.nonces, "hand_rolls": e.hand_rolls, "revealed": not e.open,
-             "seed": e.seed} for e in state.epochs]
+             "player_seed": bool(e.client_seed), "rolls": e.nonces, "hand_rolls": e.hand_rolls,
+             "revealed": not e.open, "seed": e.seed} for e in state.epochs]
     if json:
         print_json(rows)
         return
     print_table(["epoch", "commitment", "client seed", "rolls", "hand", "seed"],
-                [(r["epoch"], r["commitment"][:16] + "…", r["client_seed"], r["rolls"], r["hand_rolls"],
+                [(r["epoch"], r["commitment"][:16] + "…", r["client_seed"] or "(none)", r["rolls"], r["hand_rolls"],
                   r["seed"] or "(not revealed)") for r in rows])
+    note = unseeded_epochs_note([(r["epoch"], r["rolls"]) for r in rows if r["rolls"] and not r["player_seed"]])
+    if note:
+        typer.echo(f"note: {note}")

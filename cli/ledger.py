@@ -118,8 +118,14 @@ def verify(
             x.size for x in results if not x.consistent))
         where = (f"after event {parting.after} (where a kept checkpoint still agrees) and at or before event "
                  f"{parting.by}" if parting.after else f"at or before event {parting.by}")
-        double = (f"; the ledger records another checkpoint of {first.size} events, signed by the same key, at "
-                  f"event {first.double}: the key signed two histories" if first.double else "")
+        double = ""
+        if first.double and first.same_key:
+            double = (f"; the ledger records another checkpoint of {first.size} events at event {first.double}, "
+                      f"signed by the same key ({first.key_name}): that key signed two histories")
+        elif first.double:
+            double = (f"; the ledger records another checkpoint of {first.size} events at event {first.double}, "
+                      f"signed by key {first.double_key}, not by {first.key_name}, the key that signed "
+                      f"{first.source}: the keys differ")
         typer.echo(f"tally: the log is not an extension of {first.source}: {first.problem}; the histories part "
                    f"{where}{double}", err=True)
         raise typer.Exit(1)
@@ -144,7 +150,8 @@ def _kept(r) -> dict:
             "head_root": base64.b64encode(r.head_root).decode(),
             "consistency_proof": [base64.b64encode(h).decode() for h in r.proof],
             "witnesses": [{"name": n, "timestamp": t} for n, t in r.witnesses],
-            "problem": r.problem or None, "double_signed_at_event": r.double}
+            "problem": r.problem or None, "double_signed_at_event": r.double,
+            "double_signed_by": r.double_key, "double_signed_by_the_same_key": r.same_key}
 
 
 def void(

@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import io
 import shlex
-from contextlib import ExitStack, redirect_stderr
+import sys
+from contextlib import ExitStack, contextmanager, redirect_stderr, redirect_stdout
 from dataclasses import dataclass
+from typing import Iterator, TextIO
 
 import typer
 
@@ -64,15 +66,27 @@ def script(
     shared = Options(db=opts.db, campaign=opts.campaign, actor=opts.actor)
     command = get_command(app)
     done = 0  # the last line that ran and was kept (with --each)
+    # What the lines print is held until what they recorded is kept: a refused
+    # script shows none of it, above all not a derived roll, which was a peek at
+    # the next roll of its epoch (nothing recorded, the same roll numbers come again).
+    held = Held()
     with ExitStack() as stack:
         stack.callback(shared.close)  # last: after the batch has ended
+        stack.push(lambda failed, *_: None if failed else held.release())  # once the batch has committed
         if not each:
             shared.batch = stack
         for line in lines:
-            if echo:
-                typer.echo(f"\n$ tally {shlex.join(line.words)}")
-            code, message = _run(command, line, shared)
+            with held.capture():
+                if echo:
+                    typer.echo(f"\n$ tally {shlex.join(line.words)}")
+                code, message = _run(command, line, shared)
+            if each and not code:
+                held.release()  # committed by the line itself
+                shared.say_notes()
             if code:
+                with held.capture():  # the notes of what is not kept go with it
+                    shared.say_notes()
+                held.drop()
                 what = "was interrupted" if code == 130 else "was refused"
                 if not each:
                     kept = "nothing of the script is recorded"
@@ -122,6 +136,50 @@ def _read(file: str, each: bool) -> list[Line]:
                 "its own. Nothing of the script was run")
         lines.append(line)
     return lines
+
+
+class Held:
+    """Output held back: each piece with the stream it was written to, in order."""
+
+    def __init__(self) -> None:
+        self.pieces: list[tuple[TextIO, str]] = []
+
+    @contextmanager
+    def capture(self) -> Iterator[None]:
+        with redirect_stdout(_Holding(self, sys.stdout)), redirect_stderr(_Holding(self, sys.stderr)):
+            yield
+
+    def release(self) -> None:
+        for stream, text in self.pieces:
+            stream.write(text)
+        for stream in {id(s): s for s, _ in self.pieces}.values():
+            stream.flush()
+        self.pieces = []
+
+    def drop(self) -> None:
+        self.pieces = []
+
+
+class _Holding(io.StringIO):
+    """A stream that hands what is written to it to a Held, for ``real``; it is a
+    terminal if ``real`` is one, so tables keep their colours."""
+
+    def __init__(self, held: Held, real: TextIO) -> None:
+        super().__init__()
+        self.held, self.real = held, real
+
+    def write(self, text: str) -> int:
+        if not isinstance(text, str):  # as StringIO: click tells a text stream from a binary one so
+            raise TypeError("a text stream")
+        self.held.pieces.append((self.real, text))
+        return len(text)
+
+    def isatty(self) -> bool:
+        return self.real.isatty()
+
+    @property
+    def encoding(self) -> str:
+        return getattr(self.real, "encoding", None) or "utf-8"
 
 
 def _run(command, line: Line, shared: Options) -> tuple[int, str]:

@@ -27,6 +27,37 @@ def _print_events(recorded, json: bool) -> None:
         typer.echo(f"{e.position:>6}  {line(e)}")
 
 
+def _note_unseeded(recorded, json: bool) -> None:
+    """The epoch the command revealed, if its derived rolls (Income at an
+    opening, Down and Out at a close, and those made in it before) had no
+    player seed: say so."""
+    from cli.dice import unseeded_epochs_note
+
+    revealed = next((e for e in recorded if e.type == "dice.revealed"), None)
+    if revealed is None or revealed.payload["client_seed"]:
+        return
+    p = revealed.payload
+    note = unseeded_epochs_note([(p["epoch"], p["rolls"])] if p["rolls"] else [])
+    if note:
+        typer.echo(f"tally: note: {note}" if json else f"note: {note}", err=json)
+
+
+def _ask_for_seed(recorded, json: bool) -> None:
+    """An epoch the command opened without the players' seed: show its whole
+    commitment and ask them for one (on stderr under --json, which prints events only)."""
+    from cli.dice import seed_prompt
+
+    committed = next((e for e in recorded if e.type == "dice.committed"), None)
+    if committed is None or any(e.type == "dice.client_seed_set" for e in recorded):
+        return
+    epoch = committed.payload["epoch"]
+    if json:
+        typer.echo(f"tally: note: {seed_prompt(epoch)}", err=True)
+        return
+    typer.echo(f"epoch {epoch} commitment: {committed.payload['commitment']}")
+    typer.echo(seed_prompt(epoch))
+
+
 @app.command("open")
 def open_(
     ctx: typer.Context,
@@ -36,14 +67,21 @@ def open_(
     dice: Optional[str] = typer.Option(None, "--dice", help="Income faces rolled by hand, in activation order."),
     override: Optional[list[str]] = typer.Option(
         None, "--override", help='NAME="reason": activate a character still away on another expedition.'),
+    client_seed: Optional[str] = typer.Option(
+        None, "--client-seed", help="The players' seed for the session's dice epoch, recorded with its "
+                                    "commitment. Without it the commitment is shown and the players asked for "
+                                    "one (`tally dice client-seed`, after seeing it: the stronger way)."),
     json: bool = JSON_OPTION,
 ) -> None:
     """Open a session: activate characters, roll Income, hand over the dice epoch."""
     opts = options(ctx)
     reasons = dict(item.partition("=")[::2] for item in override or [])
-    _print_events(commands.open_session(opts.store(), opts.campaign, activate=activate, actor=opts.who(),
-                                        game_date=game_date or opts.game_date, income=not no_income, hand=faces(dice),
-                                        overrides=reasons), json)
+    recorded = commands.open_session(opts.store(), opts.campaign, activate=activate, actor=opts.who(),
+                                     game_date=game_date or opts.game_date, income=not no_income, hand=faces(dice),
+                                     overrides=reasons, client_seed=client_seed)
+    _print_events(recorded, json)
+    _note_unseeded(recorded, json)
+    _ask_for_seed(recorded, json)
 
 
 @app.command("close")
@@ -57,8 +95,12 @@ def close(
 ) -> None:
     """Close the session: Down and Out outside a haven, Boons, reveal the seed."""
     opts = options(ctx)
-    _print_events(commands.close_session(opts.store(), opts.campaign, actor=opts.who(),
-                                         game_date=game_date or opts.game_date, days=days, havens=haven or [], hands=faces_by_name(dice or [])), json)
+    recorded = commands.close_session(opts.store(), opts.campaign, actor=opts.who(),
+                                      game_date=game_date or opts.game_date, days=days, havens=haven or [],
+                                      hands=faces_by_name(dice or []))
+    _print_events(recorded, json)
+    _note_unseeded(recorded, json)
+    _ask_for_seed(recorded, json)  # the downtime's epoch: Income at the next opening rolls in it
 
 
 @app.command("join")

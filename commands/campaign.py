@@ -12,7 +12,7 @@ from commands.dice import open_epoch
 from ledger.envelope import Envelope, NewEvent
 from ledger.errors import BadInput, RuleRefused
 from ledger.events.campaign import CampaignCreated, SettingChanged
-from ledger.settings import check, parse_rules
+from ledger.settings import check, in_force, parse_rules
 from ledger.store import Store
 from ledger.text import CAMPAIGN_LIMIT, check_text
 
@@ -56,7 +56,8 @@ def set_setting(store: Store, campaign: Optional[str], key: str, value: str, *,
                 actor: str) -> list[Envelope]:
     def decide(ctx: Context) -> list[NewEvent]:
         checked = check(key, value, list(ctx.campaign.rules))
-        previous = ctx.campaign.settings.get(key, "")
+        # in force, not only recorded: a setting newer than the campaign has its default
+        previous = in_force(ctx.campaign.settings, key)
         if previous == checked:
             raise RuleRefused(f"{key} is already {checked}")
         return [NewEvent("campaign", SettingChanged(key=key, value=checked, previous=previous),

@@ -14,6 +14,7 @@ from ledger.envelope import Envelope, NewEvent
 from ledger.errors import BadInput, RuleRefused
 from ledger.events.dice import ClientSeedSet, DiceRolled, EpochCommitted, EpochRevealed
 from ledger.secrets import DICE_SEED
+from ledger.settings import in_force
 from ledger.store import Store, Transaction, resolve_url
 from projections.dice import Epoch
 
@@ -83,6 +84,7 @@ def roll_event(ctx: Context, text: str, *, character: Optional[str] = None,
         faces, total = list(reading.faces), reading.total
         nonce, verifiable = None, False
     else:
+        require_player_seed(ctx, epoch)
         seed = epoch_seed(ctx, epoch, missing=(
             "this copy of the ledger can be read and verified but not rolled (copied or imported without "
             "its secrets?): roll where the epoch was committed, or log hand rolls with --dice"))
@@ -98,14 +100,48 @@ def roll_event(ctx: Context, text: str, *, character: Optional[str] = None,
     return NewEvent(epoch_stream(epoch.number), event, game_time=ctx.today, session=session)
 
 
+NO_PLAYER_SEED = ("no player seed: the referee's side chose every input of this roll, so it could have been "
+                  "known in advance")
+
+
+def require_player_seed(ctx: Context, epoch: Epoch) -> None:
+    """With the setting player_seed = required, a derived roll needs the
+    players' client seed K in its epoch: without one the referee's side chose
+    S and every other input, and could know (or pick) the roll in advance."""
+    if epoch.client_seed or in_force(ctx.campaign.settings, "player_seed") != "required":
+        return
+    if epoch.nonces:  # the setting was changed mid-epoch: K can no longer be set here
+        reveal = "`tally session close`" if ctx.session is not None else "`tally dice reveal`"
+        how = f"it has rolls, so its seed can no longer be set: reveal it with {reveal} and give the next epoch one"
+    else:
+        how = "a player sets one with `tally dice client-seed TEXT` before its first roll"
+    raise RuleRefused(f"epoch {epoch.number} has no player seed and this campaign requires one (setting "
+                      f"player_seed): {how}; hand-rolled --dice faces are still taken")
+
+
 def roll(store: Store, campaign: Optional[str], text: str, *, actor: str,
          character: Optional[str] = None, why: Optional[str] = None,
          hand: Optional[Sequence[int]] = None, against: Optional[Asked] = None) -> Envelope:
+    return roll_seeded(store, campaign, text, actor=actor, character=character, why=why, hand=hand,
+                       against=against)[0]
+
+
+def roll_seeded(store: Store, campaign: Optional[str], text: str, *, actor: str,
+                character: Optional[str] = None, why: Optional[str] = None,
+                hand: Optional[Sequence[int]] = None,
+                against: Optional[Asked] = None) -> tuple[Envelope, Optional[bool]]:
+    """The roll, and whether its epoch had a player seed (None for a hand roll),
+    read in the roll's own transaction."""
     parse(text)  # refuse a bad expression, or target, before touching the database
     if against:
         check.target(*against)
-    return record(store, campaign, actor, lambda ctx: [
-        roll_event(ctx, text, character=character, why=why, hand=hand, against=against)])[0]
+    seeded: list[Optional[bool]] = []
+
+    def decide(ctx: Context) -> list[NewEvent]:
+        seeded.append(None if hand is not None else bool(current_epoch(ctx).client_seed))
+        return [roll_event(ctx, text, character=character, why=why, hand=hand, against=against)]
+
+    return record(store, campaign, actor, decide)[0], seeded[-1]
 
 
 def ledger_exists(db: Optional[str]) -> bool:
@@ -123,16 +159,20 @@ def odds_target(store: Optional[Store], campaign: Optional[str], against: Asked)
     return query(store, campaign, lambda ctx: check.target(*against, roll_under=roll_under(ctx)))
 
 
+CLIENT_SEED_LIMIT = 200
+
+
 def set_client_seed(store: Store, campaign: Optional[str], client_seed: str, *,
                     actor: str) -> Envelope:
-    text = clean_text(client_seed, "the client seed", 200)
+    text = clean_text(client_seed, "the client seed", CLIENT_SEED_LIMIT)
 
     def decide(ctx: Context) -> list[NewEvent]:
         epoch = current_epoch(ctx)
         if epoch.nonces:
+            reveal = "`tally session close`" if ctx.session is not None else "`tally dice reveal`"
             raise RuleRefused(
                 f"epoch {epoch.number} has {epoch.nonces} roll(s) already: a client seed must be set "
-                "before the first roll (set it for the next epoch after `tally dice reveal`)"
+                f"before the first roll (set it for the next epoch after {reveal})"
             )
         if epoch.client_seed:
             raise RuleRefused(

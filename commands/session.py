@@ -9,13 +9,14 @@ from commands.base import clean_text, character_stream, find_character, record
 from projections.reading import Context
 from commands.batch import Batch
 from commands.checkpoints import signed_at_close
-from commands.dice import reveal_events
+from commands.dice import CLIENT_SEED_LIMIT, epoch_stream, reveal_events
 from commands.hazards import down_and_out
 from commands.skirmish import refresh_luck
 from commands.xp import safe_time
 from ledger.envelope import Envelope, NewEvent
 from ledger.errors import BadInput, RuleRefused
 from ledger.events.coeac import CompanyIncomeRolled, IncomeRolled
+from ledger.events.dice import ClientSeedSet
 from ledger.events.stable import BoonGained, BoonOwed, SessionClosed, SessionJoined, SessionOpened, SetAsidePaid
 from ledger.rules import coeac
 from ledger.rules.coeac import COMPANY
@@ -29,8 +30,14 @@ def session_stream(number: int) -> str:
 
 def open_session(store: Store, campaign: Optional[str], *, activate: Sequence[str], actor: str,
                  game_date: Optional[str] = None, income: bool = True,
-                 hand: Optional[Sequence[int]] = None, overrides: Optional[dict[str, str]] = None) -> list[Envelope]:
+                 hand: Optional[Sequence[int]] = None, overrides: Optional[dict[str, str]] = None,
+                 client_seed: Optional[str] = None) -> list[Envelope]:
+    """``client_seed``: the players' seed K for the session's epoch, recorded
+    right after its commitment (a seed given after seeing the commitment, with
+    `tally dice client-seed`, also holds against a tally that would pick S)."""
     overrides = {key(k): clean_text(v, "an override's reason") for k, v in (overrides or {}).items()}
+    if client_seed is not None:
+        client_seed = clean_text(client_seed, "--client-seed", CLIENT_SEED_LIMIT)
 
     def decide(ctx: Context) -> list[NewEvent]:
         if ctx.session is not None:
@@ -77,6 +84,9 @@ def open_session(store: Store, campaign: Optional[str], *, activate: Sequence[st
             _company_income(ctx, batch)
         batch.events += reveal_events(ctx, number, rolls_in_batch=batch.derived, next_session=number,
                                       game_time=start)
+        if client_seed is not None:
+            committed = batch.events[-1].event  # the session's own epoch, just committed
+            batch.add(epoch_stream(committed.epoch), ClientSeedSet(epoch=committed.epoch, client_seed=client_seed))
         return batch.done()
 
     return record(store, campaign, actor, decide)

@@ -11,6 +11,7 @@ from typing import Optional
 from ledger.errors import BadInput, RuleRefused
 
 MODULES = ("coeac", "gods", "xp", "wolves", "skirmish")
+CORE = "core"  # settings of every campaign, whatever rules it runs
 
 
 @dataclass(frozen=True)
@@ -24,6 +25,10 @@ class Setting:
 
 
 SETTINGS: dict[str, Setting] = {s.key: s for s in (
+    Setting("player_seed", CORE, "optional", ("optional", "required"),
+            "a derived roll in an epoch with no player (client) seed is made and marked as such (optional), "
+            "or refused until a player sets one (required): without one the referee's side chose every "
+            "input of the roll (002 l.7 \"Rolls happen in the open\", 004 l.14 \"no fudging\")"),
     Setting("purchase_rule", "coeac", "discount", ("discount", "pool"),
             "buying: Ob = Cost − Wealth with wagered Cash only (004 l.600-604), "
             "or Ob = Cost with [Wealth] dice plus wagered Cash (l.149-153)"),
@@ -117,6 +122,8 @@ def in_force(settings: dict[str, str], key: str) -> str:
 
 
 def defaults(rules: list[str]) -> dict[str, str]:
+    # Core settings stay out: a campaign folded before one existed must fold the same
+    # (its snapshots are compared with the fold), and in_force gives their default.
     return {s.key: s.default for s in SETTINGS.values() if s.module in rules}
 
 
@@ -125,7 +132,7 @@ def check(key: str, value: str, rules: list[str]) -> str:
     setting = SETTINGS.get(key)
     if setting is None:
         raise BadInput(f"unknown setting {key!r}: known settings are {', '.join(sorted(SETTINGS))}")
-    if setting.module not in rules:
+    if setting.module != CORE and setting.module not in rules:
         raise RuleRefused(
             f"setting {key} belongs to the {setting.module} rules, which this campaign "
             f"does not run (it runs {', '.join(rules) or 'no modules'})"

@@ -135,10 +135,11 @@ class Store:
                 "or create one with `tally campaign new NAME`"
             )
         elif revision != SCHEMA_REVISION:
+            if revision not in self.known_revisions():
+                raise StoreError(self._unknown_revision(revision))
             raise StoreError(
                 f"{describe(self.url)} has schema revision {revision}, this tally "
-                f"uses {SCHEMA_REVISION}: run `tally db upgrade` (or upgrade tally if the "
-                "database is newer)"
+                f"uses {SCHEMA_REVISION}: run `tally db upgrade`"
             )
 
     def refuse_foreign(self) -> set[str]:
@@ -162,6 +163,27 @@ class Store:
         raise StoreError(f"{describe(self.url)} is a {kind} database that is not a tally ledger "
                          f"(it has tables {listed}): give tally its own {own}")
 
+    @staticmethod
+    def _alembic_config():
+        from alembic.config import Config
+
+        config = Config()
+        config.set_main_option("script_location", migrations_folder())
+        return config
+
+    @classmethod
+    def known_revisions(cls) -> list[str]:
+        """The schema revisions this tally's migrations know, oldest first."""
+        from alembic.script import ScriptDirectory
+
+        return [r.revision for r in reversed(list(ScriptDirectory.from_config(cls._alembic_config()).walk_revisions()))]
+
+    def _unknown_revision(self, revision: str) -> str:
+        """A ledger a newer tally migrated: refused, naming both revisions and what to do."""
+        return (f"{describe(self.url)} has schema revision {revision!r}, which this tally does not know (the "
+                f"newest it knows is {SCHEMA_REVISION}): a newer tally wrote it; upgrade tally to use this "
+                "ledger (nothing was changed)")
+
     def schema_revision(self) -> Optional[str]:
         with self._connect() as conn:
             if not sa.inspect(conn).has_table("alembic_version"):
@@ -169,15 +191,16 @@ class Store:
             return conn.execute(sa.text("SELECT version_num FROM alembic_version")).scalar()
 
     def upgrade(self) -> str:
-        """Migrate to the newest schema (imports Alembic only here)."""
+        """Migrate to the newest schema (imports Alembic only here); a database
+        at a revision this tally does not know (a newer tally's) is refused."""
         from alembic import command
-        from alembic.config import Config
 
-        config = Config()
-        config.set_main_option("script_location", migrations_folder())
+        config = self._alembic_config()
         with self._connect(write=True) as conn, conn.begin():
             before = conn.execute(sa.text("SELECT version_num FROM alembic_version")).scalar() \
                 if sa.inspect(conn).has_table("alembic_version") else None
+            if before is not None and before not in self.known_revisions():  # Alembic would not find it
+                raise StoreError(self._unknown_revision(before))
             config.attributes["connection"] = conn
             command.upgrade(config, "head")
         if self.engine.dialect.name == "sqlite" and before is not None and before < "0005":

@@ -19,9 +19,16 @@ class EpochAudit:
     revealed: bool
     commitment: str
     commitment_ok: bool | None = None
+    player_seed: bool = False  # the players gave a client seed K (without one the referee chose every input)
+    derived: int = 0  # derived rolls, revealed or not
     rolls_checked: int = 0
     hand_rolls: int = 0
     mismatches: list[dict] = field(default_factory=list)
+
+    @property
+    def unseeded(self) -> bool:
+        """Derived rolls made with no player seed: they match, but could have been known in advance."""
+        return self.derived > 0 and not self.player_seed
 
     @property
     def ok(self) -> bool:
@@ -29,7 +36,8 @@ class EpochAudit:
 
     def as_dict(self) -> dict:
         return {"epoch": self.epoch, "revealed": self.revealed, "commitment": self.commitment,
-                "commitment_ok": self.commitment_ok, "rolls_checked": self.rolls_checked,
+                "commitment_ok": self.commitment_ok, "player_seed": self.player_seed,
+                "derived_rolls": self.derived, "rolls_checked": self.rolls_checked,
                 "hand_rolls": self.hand_rolls, "mismatches": self.mismatches, "ok": self.ok}
 
 
@@ -39,7 +47,8 @@ def audit(envelopes: Iterable[Envelope]) -> list[EpochAudit]:
     by_position = {e.position: e for e in envelopes}
     report = []
     for epoch in state.epochs:
-        result = EpochAudit(epoch.number, revealed=not epoch.open, commitment=epoch.commitment)
+        result = EpochAudit(epoch.number, revealed=not epoch.open, commitment=epoch.commitment,
+                            player_seed=bool(epoch.client_seed), derived=epoch.nonces)
         report.append(result)
         rolls = [by_position[p] for p in epoch.rolls]
         result.hand_rolls = sum(1 for r in rolls if not r.payload["verifiable"])

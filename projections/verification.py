@@ -308,6 +308,34 @@ class Kept(NamedTuple):
     proof: tuple  # the consistency proof from size to head (RFC 9162), when there is one
     problem: str  # why it is not consistent ("" when it is)
     double: Optional[int] = None  # the event recording a checkpoint of the same size signed with another root
+    double_key: Optional[str] = None  # the key that signed that checkpoint, as name+keyid
+    same_key: Optional[bool] = None  # whether the kept checkpoint's own key signed it (two histories, one key)
+
+    @property
+    def key_name(self) -> str:
+        """The kept checkpoint's key as name+keyid (its verifier key without the public key)."""
+        return "+".join(self.key.split("+", 2)[:2])  # a key's name has no "+"; its base64 may
+
+
+def _double(recorded, kept_key) -> tuple[int, str, bool]:
+    """The ledger's own checkpoint of a kept one's size with another root: its
+    position, the key it names (verify_database has checked it signed it), and
+    whether the kept checkpoint's key signed it too. Only then did one key sign
+    two histories; a checkpoint signed by another key says the keys differ."""
+    import base64
+    import binascii
+
+    from ledger import tlog
+
+    p = recorded.payload
+    try:
+        raw = base64.b64decode(p["signature"], validate=True)
+        root = base64.b64decode(p["root"], validate=True)
+    except (binascii.Error, ValueError):
+        raw, root = b"", b""
+    same = raw[:4] == kept_key.key_id and p["origin"] == kept_key.name \
+        and kept_key.verifies(tlog.body(p["origin"], p["size"], root), raw[4:])
+    return recorded.position, f"{p['origin']}+{p['key_id']}", same
 
 
 class Parting(NamedTuple):
@@ -352,11 +380,12 @@ def check_kept(store: Store, kept: list, keys: Optional[list] = None) -> tuple[l
                     problem = (f"the ledger's first {checkpoint.size} events are not those {source} signed (their "
                                f"root is {base64.b64encode(old_root).decode()}, the checkpoint's "
                                f"{checkpoint.root_b64})")
-            double = next((e.position for e in checkpoints.read(tx, types=[checkpoints.SIGNED]).checkpoints
+            double = next((e for e in checkpoints.read(tx, types=[checkpoints.SIGNED]).checkpoints
                            if e.payload["size"] == checkpoint.size and e.payload["origin"] == checkpoint.origin
                            and e.payload["root"] != checkpoint.root_b64), None) if problem else None
             results.append(Kept(source, checkpoint.origin, checkpoint.size, checkpoint.root, key.vkey, cosigned,
-                                not problem, head, head_root, tuple(proof), problem, double))
+                                not problem, head, head_root, tuple(proof), problem,
+                                *(_double(double, key) if double is not None else (None, None, None))))
     bad = [r.size for r in results if not r.consistent]
     if not bad:
         return results, None

@@ -231,15 +231,19 @@ def test_verify_refuses_a_kept_checkpoint_it_cannot_trust(keyed, tmp_path):
     assert "cannot read the checkpoint" in keyed.refused("verify", "--against", str(tmp_path / "none")).stderr
 
 
-def _forge(url: str, target: int, key_file: str, *, sign_again: bool = True) -> None:
+def _forge(url: str, target: int, key_file: str, *, sign_again: bool = True, swap_key: bool = False) -> None:
     """What a referee who holds the key could do to a copy of the ledger:
     rewrite an old event, recompute every hash after it, sign the recorded
-    checkpoints again over the new history, and rebuild the derived data."""
+    checkpoints again over the new history, and rebuild the derived data.
+    ``swap_key``: what someone without the key does instead: record a key of
+    their own (same log name) in place of the referee's, and sign with it."""
     from ledger import keys, tree
     from ledger.chain import COLUMNS, GENESIS, canonical_json, stored_hash
     from pathlib import Path
 
     signer = keys.read_key(Path(key_file))
+    if swap_key:
+        signer = notes.generate(signer.name, notes.ED25519)
     with unguarded(url) as conn:
         rows = [dict(zip(COLUMNS, row)) for row in conn.execute(
             sa.text(f"SELECT {', '.join(COLUMNS)} FROM events ORDER BY position"))]
@@ -248,9 +252,12 @@ def _forge(url: str, target: int, key_file: str, *, sign_again: bool = True) -> 
             payload = json.loads(row["payload"])
             if row["position"] == target:
                 payload["delta"] = 9
-            if row["type"] == "checkpoint.signed" and row["position"] > target and sign_again:
+            if row["type"] == "checkpoint.key_recorded" and swap_key:
+                payload.update(key_id=signer.verifier.key_id.hex(), vkey=signer.verifier.vkey)
+            if row["type"] == "checkpoint.signed" and (row["position"] > target or swap_key) and sign_again:
                 root = merkle.root_of(leaves[:payload["size"]])
                 payload["root"] = base64.b64encode(root).decode()
+                payload["key_id"] = signer.verifier.key_id.hex()
                 payload["signature"] = signer.sign(tlog.body(payload["origin"], payload["size"], root))
             new = {**row, "payload": canonical_json(payload), "prev_hash": prev}
             new["hash"] = stored_hash(new)
@@ -290,7 +297,9 @@ def test_a_rewritten_history_passes_verify_but_not_the_checkpoints_players_kept(
     assert refused.exit_code == 1 and refused.stderr.count("\n") == 1
     assert f"the log is not an extension of {tmp_path / 'after-2.txt'}" in refused.stderr
     assert f"the histories part at or before event {after_2}" in refused.stderr
-    assert "signed two histories" in refused.stderr  # the copy records a checkpoint of that size, re-signed
+    # the copy records a checkpoint of that size, re-signed by the key that signed the kept one
+    assert f"signed by the same key ({'+'.join(vkey(keyed).split('+')[:2])}): that key signed two histories" \
+        in refused.stderr
     both = copy("verify", "--against", str(tmp_path / "after-1.txt"), "--against", str(tmp_path / "after-2.txt"),
                 "--json")
     assert both.exit_code == 1 and both.json["parting"] == {"after": after_1, "by": after_2}
@@ -299,6 +308,41 @@ def test_a_rewritten_history_passes_verify_but_not_the_checkpoints_players_kept(
     assert after_1 < fee <= after_2  # where the histories truly part
     # The ledger itself still bears out both.
     keyed.ok("verify", "--against", str(tmp_path / "after-1.txt"), "--against", str(tmp_path / "after-2.txt"))
+
+
+def test_a_rewrite_signed_with_a_swapped_key_names_both_keys_and_accuses_neither(keyed, db_url, tmp_path,
+                                                                                 request):
+    # Whoever rewrote this copy did not hold the referee's key: they recorded one of their own under
+    # the log's name and signed with it. The player holds the referee's key (--key), as given to them.
+    session(keyed)
+    referee = vkey(keyed)
+    kept = tmp_path / "after-1.txt"
+    keyed.ok("checkpoint", "show", "--out", str(kept))
+    size = tlog.parse_checkpoint(kept.read_text()).size
+    fee = next(e["position"] for e in keyed.ok("log", "--json").json if e["type"] == "cash.changed")
+    session(keyed)
+    keyed.ok("export", str(tmp_path / "log.jsonl"))
+    copy_url = (f"sqlite:///{tmp_path / 'copy.db'}" if db_url.startswith("sqlite")
+                else request.getfixturevalue("pg_server").new_database())
+    copy = Keyed(copy_url, keyed.key_file)
+    copy.ok("import", str(tmp_path / "log.jsonl"))
+    _forge(copy_url, fee, keyed.key_file, swap_key=True)
+    forged = vkey(copy)
+    assert forged != referee and forged.split("+")[0] == referee.split("+")[0]  # the same log name
+    assert "chain intact" in copy.ok("verify").stdout  # self-consistent under its own key
+
+    refused = copy("verify", "--against", str(kept), "--key", referee)
+    assert refused.exit_code == 1 and refused.stderr.count("\n") == 1
+    ledger_key, kept_key = ("+".join(k.split("+")[:2]) for k in (forged, referee))
+    signed = next(c["position"] for c in copy.ok("checkpoint", "list", "--json").json if c["size"] == size)
+    assert (f"the ledger records another checkpoint of {size} events at event {signed}, signed by key "
+            f"{ledger_key}, not by {kept_key}, the key that signed {kept}: the keys differ") in refused.stderr
+    assert "two histories" not in refused.stderr and "same key" not in refused.stderr
+    report = copy("verify", "--against", str(kept), "--key", referee, "--json").json["against"][0]
+    assert (report["double_signed_at_event"], report["double_signed_by"], report["double_signed_by_the_same_key"]) \
+        == (signed, ledger_key, False)
+    # Without the player's own key, the ledger's (the forger's) is all there is, and the kept file fails it.
+    assert "signed by no log key this ledger knows" in copy.refused("verify", "--against", str(kept)).stderr
 
 
 def test_a_rewrite_that_leaves_the_recorded_checkpoints_is_caught_by_verify_alone(keyed):

@@ -91,7 +91,7 @@ def test_an_unexpected_error_is_one_line_with_a_hint(campaign, monkeypatch):
     def broken(*args, **kwargs):
         raise RuntimeError("disk on fire\nsecond line")
 
-    monkeypatch.setattr(dice, "roll", broken)
+    monkeypatch.setattr(dice, "roll_seeded", broken)  # what `tally roll` calls
     outcome = campaign("roll", "1d6")
     assert outcome.exit_code == 1
     assert outcome.stderr == ("tally: internal error (RuntimeError: disk on fire); `tally log` shows what is "

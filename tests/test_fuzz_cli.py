@@ -256,3 +256,21 @@ def test_malformed_input_is_refused_cleanly_on_postgresql(postgres_ledger, entry
     path, command = entry
     words = global_options(data.draw) + list(path) + data.draw(command_line(command))
     postgres_ledger.check(words)
+
+
+# -- fixed cases, run whatever hypothesis draws -----------------------------
+# Issue 25, player seeds: the seed session open records (Raiders has no session open;
+# Greyhawk has one, so its refusal comes first there) and the setting's values.
+PLAYER_SEED_CASES = [
+    *(["--campaign", campaign, "session", "open", "--activate", name, "--client-seed", seed]
+      for campaign, name in (("Raiders", "Ulf"), ("Greyhawk", "Bo"))
+      for seed in ("", " ", "\x00", "x" * 100_000, "\x1b[31mred\x1b[0m", "line\nbreak", "\ud800", "\u202eevil",
+                   "--json", "Ann's pick")),
+    *(["--campaign", "Raiders", "campaign", "set", "player_seed", value]
+      for value in ("", "REQUIRED", " required ", "\x00", "optional", "1", "x" * 100_000)),
+]
+
+
+@pytest.mark.parametrize("words", PLAYER_SEED_CASES, ids=lambda words: repr(words[2:])[:60])
+def test_fixed_cases_are_refused_cleanly_on_sqlite(sqlite_ledger, words):
+    sqlite_ledger.check(words)

@@ -30,14 +30,43 @@ def test_an_older_schema_is_refused_until_db_upgrade(tmp_path):
     url = f"sqlite:///{tmp_path / 'old.db'}"
     Store(url).dispose()
     engine = sa.create_engine(url)
+    older = Store.known_revisions()[-2]
     with engine.begin() as conn:
-        conn.execute(sa.text("UPDATE alembic_version SET version_num = '0000'"))
+        conn.execute(sa.text(f"UPDATE alembic_version SET version_num = '{older}'"))
     engine.dispose()
-    with pytest.raises(StoreError, match="run `tally db upgrade`"):
+    with pytest.raises(StoreError, match=f"has schema revision {older}, this tally uses {SCHEMA_REVISION}: "
+                                         "run `tally db upgrade`"):
         Store(url)
     tally = Tally(url)
     refused = tally("campaign", "list")
     assert refused.exit_code == 1 and "tally db upgrade" in refused.stderr
+
+
+NEWER = "0099_from_a_later_tally"
+
+
+def test_a_schema_newer_than_this_tally_is_refused_in_one_line_by_every_command(db_url):
+    # A ledger a later tally migrated: db upgrade cannot go back, and no command reads it as its own.
+    from tests.conftest import Tally
+
+    tally = Tally(db_url)
+    tally.ok("campaign", "new", "Greyhawk", "--start", "1024-03-01")
+    engine = sa.create_engine(db_url)
+    with engine.begin() as conn:
+        conn.execute(sa.text(f"UPDATE alembic_version SET version_num = '{NEWER}'"))
+    try:
+        for command in (("db", "upgrade"), ("db", "status"), ("log",), ("roll", "1d6")):
+            outcome = tally(*command)
+            assert outcome.exit_code == 1 and outcome.stdout == "", (command, outcome)
+            (line,) = outcome.stderr.splitlines()
+            assert f"has schema revision '{NEWER}', which this tally does not know (the newest it knows is " \
+                   f"{SCHEMA_REVISION}): a newer tally wrote it; upgrade tally" in line, (command, line)
+            assert "internal error" not in line
+        with engine.connect() as conn:  # db upgrade changed nothing, not even the revision
+            assert conn.execute(sa.text("SELECT version_num FROM alembic_version")).scalar() == NEWER
+            assert conn.execute(sa.text("SELECT count(*) FROM events")).scalar() == 2
+    finally:
+        engine.dispose()
 
 
 def test_db_upgrade_creates_and_reports(tmp_path):

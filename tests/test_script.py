@@ -109,10 +109,9 @@ def test_an_internal_error_in_a_line_rolls_back_the_whole_script(campaign, tmp_p
 
 
 def test_later_lines_read_what_earlier_lines_wrote_before_it_is_committed(campaign, tmp_path):
-    script = write(tmp_path, SESSION.format(line5="char show Astrid --json") + BAD_LINE + "\n")
-    outcome = campaign("script", script, "--quiet")
-    assert outcome.exit_code == 1 and '"cash": 13' in outcome.stdout  # lines 2 and 3, not yet committed
-    assert campaign.ok("char", "list", "--json").json == []
+    # One transaction, committed after the last line: line 5 reads lines 2 and 3 before any commit.
+    script = write(tmp_path, SESSION.format(line5="char show Astrid --json"))
+    assert '"cash": 13' in campaign.ok("script", script, "--quiet").stdout
 
 
 def test_a_new_dice_epoch_rolled_back_with_the_script_can_be_opened_again(campaign, tmp_path):
@@ -206,3 +205,36 @@ def test_a_script_path_with_a_nul_is_refused_on_one_line(campaign):
     # Found by the CLI fuzz: open() raises ValueError, not OSError, on "\x00".
     said = campaign.refused("script", "plan\x00.tally").stderr
     assert "not a file name" in said and "internal error" not in said
+
+
+# -- a refused script shows nothing of what its lines printed (issue 25) --------------------------
+
+PEEK = "roll 1d6 --why 'what comes next'\nroll 2d6 --json\n"
+
+
+def test_a_refused_script_prints_no_derived_roll_it_would_have_made(campaign, tmp_path):
+    # Nothing is recorded, so the same roll numbers come again: a roll printed here would be a peek
+    # at the epoch's next rolls.
+    outcome = campaign("script", write(tmp_path, PEEK + BAD_LINE + "\n"))
+    assert outcome.exit_code == 1 and outcome.stdout == ""
+    assert "was refused: no character named 'Nobody'" in one_line(outcome)
+    # The same script without the bad line prints its rolls, at the end, once they are recorded.
+    kept = campaign.ok("script", write(tmp_path, PEEK, "kept.tally")).stdout
+    assert "$ tally roll 1d6 --why 'what comes next'" in kept and "roll n=0 of epoch 1" in kept
+    assert '"nonce": 1' in kept
+
+
+def test_with_each_the_kept_lines_print_and_the_refused_line_does_not(campaign, tmp_path):
+    from tests.conftest import tamper
+
+    campaign.ok("roll", "1d6")
+    campaign.ok("dice", "reveal")
+    (rolled,) = campaign.ok("log", "--type", "dice.rolled", "--json").json
+    wrong = [7 - rolled["payload"]["dice"][0]]
+    tamper(campaign.url, f"UPDATE events SET payload = REPLACE(payload, '\"dice\":{rolled['payload']['dice']}', "
+                         f"'\"dice\":{wrong}') WHERE position = {rolled['position']}")
+    outcome = campaign("script", write(tmp_path, "roll 1d6 --for Astrid\naudit\nroll 1d6\n"), "--each")
+    assert outcome.exit_code == 1
+    assert "1d6 for Astrid: [" in outcome.stdout  # line 1, recorded, is shown
+    assert "MISMATCH" not in outcome.stdout and "audit" not in outcome.stdout  # line 2 exited 1: not shown
+    assert "line 1 is recorded; line 2 (audit) was refused: exit status 1" in one_line(outcome)

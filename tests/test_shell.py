@@ -238,3 +238,28 @@ def test_tab_before_any_ledger_exists_offers_commands_and_no_names(tmp_path):
     finally:
         shared.close()
     assert not (tmp_path / "none.db").exists()  # completing created nothing
+
+
+def test_a_refused_line_prints_no_derived_roll_in_the_shell(table, capsys, tmp_path):
+    # A script run from the shell, refused at its last line: the rolls its first lines derived are
+    # not recorded and their numbers come again, so printing them would be a peek (issue 25).
+    import typer.main
+
+    from cli.context import Options
+    from cli.main import app
+    from cli.shell import run_line
+
+    plan = tmp_path / "plan.tally"
+    plan.write_text("roll 2d6 --for Bo\nroll 1d6 --json\ncash Nobody +1 --why typo\n")
+    root, shared = typer.main.get_command(app), Options(db=table.url)
+    try:
+        assert run_line(root, f"script {plan}", shared) == 1
+        said = capsys.readouterr()
+        assert said.out == "" and said.err.count("\n") == 1 and "line 3 (cash Nobody +1 --why typo)" in said.err
+        assert run_line(root, "roll 1d6 --dice 9", shared) == 1  # a refused roll of its own prints none either
+        said = capsys.readouterr()
+        assert said.out == "" and said.err.startswith("tally: 9 is not a face of a d6")
+        assert run_line(root, "roll 1d6", shared) == 0  # the prompt goes on; what is kept prints
+        assert "roll n=0 of epoch 1" in capsys.readouterr().out
+    finally:
+        shared.close()
