@@ -7,7 +7,7 @@ import os
 import unicodedata
 from contextlib import ExitStack
 from dataclasses import dataclass, field
-from typing import Optional
+from typing import Any, Optional
 
 import typer
 
@@ -28,6 +28,10 @@ class Options:
     _stores: dict = field(default_factory=dict)
     # `tally script`: its lines share one store, in one batch ended by this stack (see Store.batch).
     batch: Optional[ExitStack] = None
+    # What went wrong with the last command run with these options (cli/errors.py), and whether
+    # the one who ran it reports it itself (`tally script`) rather than the boundary on stderr.
+    refusal: Optional[Any] = None
+    hand_back: bool = False
 
     def store(self, create: bool = False) -> Store:
         """The ledger; only commands that may start one create the file. In a

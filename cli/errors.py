@@ -5,6 +5,11 @@ shell`) runs inside `boundary`: the ledger's refusals become one line on
 stderr and exit 1; a reader that stopped reading (`| head`) ends the command
 quietly (exit 1); anything unexpected becomes one line and a hint, exit 1. Usage
 errors are the command line's own (exit 2): they pass through untouched.
+
+What went wrong is also handed to whoever ran the command, as a ``Refusal``
+on its options (``Options.refusal``): `tally script` reports a refused line
+from it, and says nothing of it on stderr itself (``Options.hand_back``),
+rather than reading its own stderr back.
 """
 
 from __future__ import annotations
@@ -12,6 +17,8 @@ from __future__ import annotations
 import os
 import sys
 from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any, Optional
 
 import typer
 
@@ -37,15 +44,34 @@ def internal(exc: BaseException) -> str:
     return f"internal error ({exc.__class__.__name__}: {detail}); `tally log` shows what is recorded. {HINT}"
 
 
+@dataclass(frozen=True)
+class Refusal:
+    """What went wrong with a command, as its one line says it."""
+
+    message: str  # the line, without "tally: "
+    code: int  # the exit status
+    unexpected: bool = False  # an internal error, not a refusal of the ledger's
+
+
+def _said(outcome: Any, refusal: Refusal) -> None:
+    """Hand the refusal to whoever ran the command; print it unless they report it themselves."""
+    if outcome is not None and hasattr(outcome, "refusal"):
+        outcome.refusal = refusal
+        if getattr(outcome, "hand_back", False):
+            return
+    typer.echo(f"tally: {refusal.message}", err=True)
+
+
 @contextmanager
-def boundary():
-    """Run a command: `tally: <message>` and exit 1 for a refusal; never a traceback."""
+def boundary(outcome: Optional[Any] = None):
+    """Run a command: `tally: <message>` and exit 1 for a refusal; never a traceback.
+    ``outcome``: the command's options, which receive the Refusal."""
     try:
         yield
     except (typer.Exit, typer.Abort, typer.TyperException):
         raise  # exit statuses and usage errors (exit 2): the command line's own
     except TallyError as exc:
-        typer.echo(f"tally: {one_line(str(exc))}", err=True)
+        _said(outcome, Refusal(one_line(str(exc)), 1))
         raise typer.Exit(1) from None
     except BrokenPipeError:
         # Whoever read our output has stopped (`tally log | head`): nothing to say,
@@ -60,7 +86,7 @@ def boundary():
     except Exception as exc:  # the last line of defence
         if os.environ.get("TALLY_DEBUG"):
             raise
-        typer.echo(f"tally: {one_line(internal(exc))}", err=True)
+        _said(outcome, Refusal(one_line(internal(exc)), 1, unexpected=True))
         raise typer.Exit(1) from None
 
 

@@ -180,7 +180,7 @@ class LazyGroup(TyperGroup):
     def invoke(self, ctx):
         from cli.errors import boundary
 
-        with boundary():
+        with boundary(ctx.obj):
             return super().invoke(ctx)
 
 

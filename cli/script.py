@@ -183,26 +183,19 @@ class _Holding(io.StringIO):
 
 
 def _run(command, line: Line, shared: Options) -> tuple[int, str]:
-    """Run one line with the script's options: its exit status, and what it said
-    on stderr when it failed (passed through to stderr when it did not)."""
-    captured = io.StringIO()
+    """Run one line with the script's options: its exit status, and the refusal the
+    error boundary handed back when it failed (the script reports it itself)."""
+    shared.refusal, shared.hand_back = None, True
     try:
-        with redirect_stderr(captured):
-            result = command.main(line.words, prog_name="tally", standalone_mode=False, obj=shared)
+        result = command.main(line.words, prog_name="tally", standalone_mode=False, obj=shared)
     except typer.TyperException as exc:  # a usage error: the line is not a command as written
         return exc.exit_code, exc.format_message().rstrip(".")
     except typer.Abort:
         return 1, "aborted"
+    finally:
+        shared.hand_back = False
     code = result if isinstance(result, int) else 0
-    said = captured.getvalue().splitlines()
-    errors = [n for n, text in enumerate(said) if text.startswith("tally: ")]
-    if code and errors:
-        message = said.pop(errors[-1])[len("tally: "):]
-    else:
-        message = f"exit status {code}"
-    for text in said:
-        typer.echo(text, err=True)
-    return code, message
+    return code, shared.refusal.message if code and shared.refusal is not None else f"exit status {code}"
 
 
 def _quote(raw: str, limit: int = 80) -> str:

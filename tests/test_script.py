@@ -238,3 +238,34 @@ def test_with_each_the_kept_lines_print_and_the_refused_line_does_not(campaign, 
     assert "1d6 for Astrid: [" in outcome.stdout  # line 1, recorded, is shown
     assert "MISMATCH" not in outcome.stdout and "audit" not in outcome.stdout  # line 2 exited 1: not shown
     assert "line 1 is recorded; line 2 (audit) was refused: exit status 1" in one_line(outcome)
+
+
+def test_the_error_boundary_hands_the_refusal_to_whoever_ran_the_command(capsys):
+    # tally script reports a refused line from this object, not by reading its own stderr back.
+    import typer
+
+    from cli.context import Options
+    from cli.errors import Refusal, boundary
+    from ledger.errors import RuleRefused
+
+    quiet, loud = Options(hand_back=True), Options()
+    for outcome in (quiet, loud):
+        with pytest.raises(typer.Exit):
+            with boundary(outcome):
+                raise RuleRefused("Bo has 3 Cash and cannot wager 5")
+        assert outcome.refusal == Refusal("Bo has 3 Cash and cannot wager 5", 1)
+    with pytest.raises(typer.Exit):
+        with boundary(quiet):
+            raise KeyError("a bug")
+    assert quiet.refusal.unexpected and quiet.refusal.message.startswith("internal error (KeyError")
+    assert capsys.readouterr().err == "tally: Bo has 3 Cash and cannot wager 5\n"  # only the loud one said it
+
+
+def test_a_script_reports_the_refusal_its_line_handed_back_in_one_line(tally, tmp_path):
+    # The refusal comes from the boundary's object: the report quotes it once, with its line.
+    tally.ok("campaign", "new", "G", "--rules", "coeac", "--start", "1024-03-01")
+    script = tmp_path / "s.tally"
+    script.write_text("player add Ann\nchar new Bo --player Ann --max-hp 4\nwealth improve Bo --wager 3\n")
+    said = tally.refused("script", str(script)).stderr
+    assert "line 3 (wealth improve Bo --wager 3) was refused: Bo has 0 Cash and cannot wager 3" in said
+    assert said.count("\n") == 1
