@@ -106,7 +106,7 @@ def chronicle(
                                                       "tally made: it holds .tally-chronicle)."),
     json: bool = JSON_OPTION,
 ) -> None:
-    """Write the campaign's pages as a static site players can keep, with its export and latest checkpoint.
+    """Write the campaign's pages as a static site players can keep, with the export and latest checkpoint.
 
     The site opens from file:// (a USB stick, a file share), and its dice check runs there too. It is
     built beside the folder and put in place whole. Its export holds this campaign's events; other
