@@ -24,6 +24,7 @@ import json
 import os
 import stat
 import tempfile
+from contextlib import suppress
 from pathlib import Path
 from typing import Iterable
 
@@ -125,13 +126,13 @@ def remove_stale(target: Path) -> list[str]:
     for folder in target.parent.glob(STAGING + "*"):
         if folder.is_symlink() or not folder.is_dir() or _running(folder):
             continue
-        if (folder / MARKER).is_file():
-            remove(folder)
-        else:
-            try:
+        try:
+            if (folder / MARKER).is_file():
+                remove(folder)
+            else:
                 folder.rmdir()  # killed before its marker was written: empty
-            except OSError:
-                continue  # not empty and unmarked: not ours to remove
+        except OSError:
+            continue  # unmarked and not empty (not ours), or not ours to remove: left as it is
         removed.append(folder.name)
     return removed
 
@@ -161,6 +162,13 @@ def remove(folder: Path) -> None:
     folder.rmdir()
 
 
+def discard(folder: Path) -> None:
+    """Remove a marked folder if it is there, as far as it can be: what is left, the next build removes."""
+    if folder.exists():
+        with suppress(OSError):
+            remove(folder)
+
+
 def _remove_tree(folder: Path) -> None:
     import shutil
 
@@ -187,12 +195,12 @@ def put_in_place(folder: Path, target: Path) -> None:
     if not target.exists() or not any(target.iterdir()):
         os.rename(folder, target)  # over an empty folder too: rename replaces it whole
     elif _exchange(folder, target):
-        remove(folder)  # the old site, under the staging name
+        discard(folder)  # the old site, under the staging name
     else:
         aside = _new_folder(target)
         os.rename(target, aside)  # replaces the empty folder just made
         os.rename(folder, target)
-        remove(aside)
+        discard(aside)
     _sync(target.parent)
 
 

@@ -80,8 +80,7 @@ def build(store: Store, campaign: Optional[str], out: str, *, force: bool = Fals
                 folder.check_out(out, force, own)  # once more: what is there now is what gets replaced
                 folder.put_in_place(staging, target)
             finally:
-                if staging.exists():
-                    folder.remove(staging)
+                folder.discard(staging)  # a failed build's staging folder (a swapped one is gone)
     except OSError as exc:
         raise BadInput(f"cannot write the chronicle to {out}: {exc.strerror or exc}") from None
     return {"out": str(target), "pages": pages, "days": days, "events": exported["events"],
