@@ -114,7 +114,8 @@ class ActingTally:
 
 
 def hostile_calendar(folder: Path) -> Path:
-    """A calendar whose name, second month, a week day and a season are hostile (TOML literal strings)."""
+    """A calendar whose name, second month, a week day, a season, a moon and its phase and an era
+    are hostile (TOML literal strings)."""
     path = folder / "hostile-calendar.toml"
     path.write_text(f"""name = 'Reckoning {HOSTILE}'
 first_year = 1000
@@ -128,6 +129,14 @@ days = 30
 [[seasons]]
 name = 'Se{HOSTILE}'
 from = "Thaw"
+[[moons]]
+name = 'Lu{HOSTILE}'
+cycle = 8
+phases = ['Ph{HOSTILE}', 'Full']
+[[eras]]
+name = 'Er{HOSTILE}'
+abbreviation = '{HOSTILE}'
+from_year = 1000
 """, encoding="utf-8")
     return path
 
