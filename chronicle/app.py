@@ -7,8 +7,10 @@ import threading
 import time
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Iterator, Optional
+from typing import Iterable, Iterator, Optional
 
+import anyio
+import anyio.to_thread
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import HTMLResponse
@@ -17,31 +19,34 @@ from starlette.staticfiles import StaticFiles
 
 from chronicle.links import ServerLinks
 from chronicle.pages import ENV, Chronicle, _whole, log_filters, pin_of
+from chronicle.security import Guarded, allowed_hosts, http_protocol
 from ledger.errors import NotFound, TallyError
 from ledger.store import Store
 
 STATIC = Path(__file__).parent / "static"
-# No page loads anything from elsewhere, and none may be framed or sniffed.
-HEADERS = {"Content-Security-Policy": "default-src 'self'; script-src 'self'; style-src 'self'; "
-                                      "img-src 'self' data:; connect-src 'none'; frame-ancestors 'none'",
-           "X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-referrer", "Cache-Control": "no-store"}
+# Pages rendered at once, each on a worker thread with a connection of its own (the store's pool
+# holds five): the event loop itself only passes requests on, so a slow page holds up no other.
+RENDERING = 4
 
 
-def create_app(store: Store, campaign: Optional[str] = None) -> Starlette:
+def create_app(store: Store, campaign: Optional[str] = None, *, hosts: Iterable[str]) -> Guarded:
+    """The chronicle's routes, answering only the ``hosts`` (chronicle/security.py)."""
     chronicle = Chronicle(store, campaign)
+    limiter = anyio.CapacityLimiter(RENDERING)
+
+    def answer(render, params: dict) -> HTMLResponse:
+        try:
+            pin = pin_of(params)
+            links = ServerLinks({"day": params.get("day") if not params.get("date") else None,
+                                 "date": params.get("date"), "recorded": params.get("recorded")})
+            return HTMLResponse(render(pin, links, params))
+        except TallyError as exc:
+            status = 404 if isinstance(exc, NotFound) else 400
+            return HTMLResponse(ENV.get_template("error.html").render(message=str(exc)), status_code=status)
 
     def page(render):
         async def endpoint(request: Request) -> HTMLResponse:
-            params = dict(request.query_params)
-            try:
-                pin = pin_of(params)
-                links = ServerLinks({"day": params.get("day") if not params.get("date") else None,
-                                     "date": params.get("date"), "recorded": params.get("recorded")})
-                return HTMLResponse(render(pin, links, params), headers=HEADERS)
-            except TallyError as exc:
-                status = 404 if isinstance(exc, NotFound) else 400
-                return HTMLResponse(ENV.get_template("error.html").render(message=str(exc)), status_code=status,
-                                    headers=HEADERS)
+            return await anyio.to_thread.run_sync(answer, render, dict(request.query_params), limiter=limiter)
         return endpoint
 
     def required(params: dict, name: str, what: str) -> str:
@@ -70,7 +75,7 @@ def create_app(store: Store, campaign: Optional[str] = None) -> Starlette:
         Route("/log", page(lambda pin, links, p: chronicle.log_page(pin, links, log_filters(p)))),
         Mount("/static", app=StaticFiles(directory=STATIC), name="static"),
     ]
-    return Starlette(routes=routes)
+    return Guarded(Starlette(routes=routes), hosts)
 
 
 def raise_bad(message: str) -> None:
@@ -79,16 +84,21 @@ def raise_bad(message: str) -> None:
     raise BadInput(message)
 
 
+def uvicorn_server(app):
+    """The server `tally serve` and the tests run: quiet, and every answer with the headers."""
+    import uvicorn
+
+    return uvicorn.Server(uvicorn.Config(app, log_level="warning", access_log=False, lifespan="off",
+                                         http=http_protocol()))
+
+
 @contextmanager
 def serving_in_thread(store: Store, campaign: Optional[str] = None, start_within: float = 20) -> Iterator[str]:
     """The chronicle served by uvicorn in a thread of this process on a free
     loopback port, for the benchmark and the tests: its address."""
-    import uvicorn
-
     sock = socket.socket()
     sock.bind(("127.0.0.1", 0))
-    server = uvicorn.Server(uvicorn.Config(create_app(store, campaign), log_level="warning", lifespan="off",
-                                           access_log=False))
+    server = uvicorn_server(create_app(store, campaign, hosts=allowed_hosts(sock.getsockname()[1])))
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
     deadline = time.monotonic() + start_within

@@ -68,7 +68,7 @@ def timeline_band(rows: Sequence[dict], first_day: int, last_day: int, date: Cal
         left, right = x(r["from_day"]), max(x(r["to_day"]), x(r["from_day"]) + 2)
         label = (f"Session {r['number']}: {r['start']} to {r['end'] or '…'}" if r["kind"] == "session"
                  else f"downtime: {r['from']} to {r['to']}")
-        rect = (f'<rect class="{r["kind"]}" x="{left:.1f}" y="20" width="{right - left:.1f}" height="24">'
+        rect = (f'<rect class="{escape(r["kind"])}" x="{left:.1f}" y="20" width="{right - left:.1f}" height="24">'
                 f'<title>{escape(label)}</title></rect>')
         bars.append(f'<a href="{escape(href(r["number"]))}">{rect}</a>' if r["kind"] == "session" else rect)
     return Markup(

@@ -5,14 +5,16 @@ read (one read transaction each); nothing here computes a figure."""
 from __future__ import annotations
 
 import json
+import threading
 from collections import OrderedDict
 from contextlib import contextmanager
 from typing import Callable, Optional
 
 from jinja2 import Environment, PackageLoader, select_autoescape
-from markupsafe import Markup
 
 from chronicle.charts import step_chart, timeline_band
+from chronicle.escaping import script_json
+from chronicle.security import POLICY
 from projections import kept
 from projections.reading import load, resolve_campaign
 from ledger.errors import BadInput
@@ -34,6 +36,7 @@ FOLDS_KEPT, FOLD_KEPT_UP_TO = 3, 25_000
 LOG_PAGE = 500  # rows of the log on one page
 LABELS = {"hp": "HP", "xp": "XP"}
 
+ENV.globals["static_policy"] = POLICY
 ENV.filters["signed"] = lambda v: f"{v:+d}" if isinstance(v, int) else v
 ENV.filters["shown"] = lambda v: "–" if v is None else ("yes" if v else "no") if isinstance(v, bool) else v
 
@@ -65,6 +68,14 @@ def log_filters(params: dict) -> dict:
             "before": _whole(before, "before=") if before else None, "limit": int(limit) if limit else LOG_PAGE}
 
 
+def _checkpoint(note: Optional[str]) -> Optional[dict]:
+    """A signed checkpoint's size and root, for the page's check of an export (static/export.js)."""
+    if note is None:
+        return None
+    origin, size, root = note.split("\n")[:3]
+    return {"origin": origin, "size": int(size), "root": root, "json": script_json({"size": int(size), "root": root})}
+
+
 class Chronicle:
     """The pages of one campaign in one ledger, rendered with the given links."""
 
@@ -73,20 +84,23 @@ class Chronicle:
         self._held: Optional[tuple[object, dict]] = None
         self._name: Optional[str] = None
         self._folds: OrderedDict = OrderedDict()
+        self._folds_lock = threading.Lock()  # the server renders pages on several threads at once
 
     def folded(self, ctx):
         """The point's fold (projections/views.fold), kept for the next page at the same point:
         the log is append-only, so the events up to a position, read as of a day, never change."""
         point = (ctx.name, ctx.upto, ctx.point.as_of)
-        found = self._folds.get(point)
-        if found is None:
-            found = views.fold(ctx)
-            if len(found.steps) <= FOLD_KEPT_UP_TO:
+        with self._folds_lock:
+            found = self._folds.get(point)
+            if found is not None:
+                self._folds.move_to_end(point)
+                return found
+        found = views.fold(ctx)  # outside the lock: two pages at one new point may both fold it, and agree
+        if len(found.steps) <= FOLD_KEPT_UP_TO:
+            with self._folds_lock:
                 self._folds[point] = found
                 while len(self._folds) > FOLDS_KEPT:
                     self._folds.popitem(last=False)
-        else:
-            self._folds.move_to_end(point)
         return found
 
     def keep_up(self) -> None:
@@ -118,6 +132,13 @@ class Chronicle:
                 yield self
             finally:
                 self._held = None
+
+    @property
+    def transaction(self):
+        """The read transaction held (``held``): what is written beside the pages reads the same ledger."""
+        if self._held is None:
+            raise RuntimeError("no read transaction is held")
+        return self._held[0]
 
     @contextmanager
     def _context(self, pin: Pin):
@@ -163,7 +184,7 @@ class Chronicle:
         first, last = point["start_day"], point["last_day"]
         # The scrubber names the day under its thumb in the campaign's own calendar (up to ten years of days).
         labels = {day: point["date"](day) for day in range(first, last + 1)} if last - first <= LABELLED_DAYS else {}
-        day_labels = Markup(json.dumps(labels, ensure_ascii=True).replace("</", "<\\/"))
+        day_labels = script_json(labels)
         return self.render("campaign.html", links, point, info=info, charts=charts, columns=columns,
                            prerendered=prerendered, day_labels=day_labels, title=info["name"])
 
@@ -190,14 +211,15 @@ class Chronicle:
                            title=f"Event {position}")
 
     def dice_index(self, pin: Pin, links, before: Optional[int] = None) -> str:
-        found, point = self.read(pin, lambda c: views.epochs_page(c, before))
+        (found, note), point = self.read(pin, lambda c: (views.epochs_page(c, before), views.latest_checkpoint(c)))
         return self.render("dice_index.html", links, point, epochs=found["epochs"], older=found["older_before"],
-                           paged=before is not None, title="Dice")
+                           paged=before is not None, checkpoint=_checkpoint(note), title="Dice")
 
     def dice_page(self, pin: Pin, links, number: int) -> str:
-        (found, events), point = self.read(pin, lambda c: (views.epoch(c, number), views.epoch_events(c, number)))
-        data = Markup(json.dumps(events, ensure_ascii=True).replace("</", "<\\/"))
-        return self.render("dice.html", links, point, epoch=found, events_json=data, title=f"Dice epoch {number}")
+        (found, events, note), point = self.read(pin, lambda c: (
+            views.epoch(c, number), views.epoch_events(c, number), views.latest_checkpoint(c)))
+        return self.render("dice.html", links, point, epoch=found, events_json=script_json(events),
+                           checkpoint=_checkpoint(note), title=f"Dice epoch {number}")
 
     def session_page(self, pin: Pin, links, number: int) -> str:
         found, point = self.read(pin, lambda c: views.session_page(c, number))

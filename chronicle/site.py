@@ -8,17 +8,16 @@ campaign's latest checkpoint are written beside the pages."""
 
 from __future__ import annotations
 
-import os
 import shutil
-import tempfile
 from pathlib import Path
 from typing import Optional
 
+from chronicle import folder
+from chronicle.export import write_campaign_export
 from chronicle.links import SiteLinks
 from chronicle.pages import Chronicle
 from ledger.errors import BadInput
 from ledger.store import Store
-from commands.transfer import export
 from projections import views
 from projections.timeline import Pin
 
@@ -61,58 +60,31 @@ class Crawl(SiteLinks):
         return self._want(super().log(), ("log",))
 
 
-def _encodable(text: str) -> bool:
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        return False
-    return True
-
-
-def check_out(out: str, force: bool) -> Path:
-    """The folder to write: refused if it is a file, the filesystem's root, or a folder with
-    something in it and no --force."""
-    if not out.strip() or not out.isprintable() or not _encodable(out):
-        raise BadInput(f"--out {out!r} is not a folder path (blank, control characters or not UTF-8): "
-                       "give a new or empty folder")
-    try:
-        path = Path(out).absolute()
-        if path.exists() and not path.is_dir():
-            raise BadInput(f"{out} is a file, not a folder: give --out a new or empty folder")
-        if path.parent == path:
-            raise BadInput(f"{out} is the filesystem's root: give the chronicle a folder of its own")
-        if path.is_dir() and any(path.iterdir()) and not force:
-            raise BadInput(f"{out} is not empty: give an empty or new folder, or --force to write the chronicle "
-                           "into it")
-        if not path.parent.is_dir():
-            raise BadInput(f"the folder {str(path.parent)!r} does not exist: create it first")
-    except (OSError, ValueError) as exc:
-        raise BadInput(f"cannot write the chronicle to {out!r}: {getattr(exc, 'strerror', None) or 'not a usable path'}") from None
-    return path
-
-
 def build(store: Store, campaign: Optional[str], out: str, *, force: bool = False) -> dict:
-    """Write the static chronicle to ``out``; all of it, or nothing (it is built aside, then moved in)."""
-    target = check_out(out, force)
+    """Write the static chronicle to ``out``: built aside, then put in place whole (chronicle/folder.py)."""
+    own = folder.ledger_files(store)
+    target = folder.check_out(out, force, own)
     chronicle = Chronicle(store, campaign)
     try:
-        staging = Path(tempfile.mkdtemp(prefix=".chronicle-", dir=target.parent))
-    except OSError as exc:
-        raise BadInput(f"cannot write the chronicle beside {out}: {exc.strerror}") from None
-    try:
+        folder.remove_stale(target)
         with chronicle.held():
-            (days, note), _ = chronicle.read(NOW, lambda c: (_prerendered(c), views.latest_checkpoint(c)))
-            pages = _write_pages(chronicle, staging, days, note is not None)
-        shutil.copytree(STATIC, staging / "static")
-        events = export(store, str(staging / "export.jsonl"))
-        if note is not None:
-            (staging / "checkpoint.txt").write_text(note, encoding="utf-8")
-        _move_in(staging, target)
+            (name, days, note), _ = chronicle.read(NOW, lambda c: (c.name, _prerendered(c), views.latest_checkpoint(c)))
+            staging = folder.staging(target, name)
+            try:
+                pages = _write_pages(chronicle, staging, days, note is not None)
+                with open(staging / "export.jsonl", "w", encoding="utf-8", newline="\n") as handle:
+                    exported = write_campaign_export(chronicle.transaction, name, handle)
+                shutil.copytree(STATIC, staging / "static")
+                if note is not None:
+                    (staging / "checkpoint.txt").write_text(note, encoding="utf-8")
+                folder.check_out(out, force, own)  # once more: what is there now is what gets replaced
+                folder.put_in_place(staging, target)
+            finally:
+                folder.discard(staging)  # a failed build's staging folder (a swapped one is gone)
     except OSError as exc:
-        raise BadInput(f"cannot write the chronicle to {out}: {exc.strerror}") from None
-    finally:
-        shutil.rmtree(staging, ignore_errors=True)
-    return {"out": str(target), "pages": pages, "days": days, "events": events, "checkpoint": note is not None}
+        raise BadInput(f"cannot write the chronicle to {out}: {exc.strerror or exc}") from None
+    return {"out": str(target), "pages": pages, "days": days, "events": exported["events"],
+            "withheld": exported["withheld"], "checkpoint": note is not None}
 
 
 def _prerendered(ctx) -> list[int]:
@@ -158,16 +130,3 @@ def _render(chronicle: Chronicle, links: Crawl, page: tuple, days: list[int]) ->
     if kind == "timeline":
         return chronicle.timeline_page(NOW, links, args[0])
     return chronicle.log_page(NOW, links, {"limit": 10 ** 9})
-
-
-def _move_in(staging: Path, target: Path) -> None:
-    if not target.exists():
-        os.replace(staging, target)
-        return
-    for item in staging.iterdir():
-        destination = target / item.name
-        if destination.is_dir() and not destination.is_symlink():
-            shutil.rmtree(destination)
-        elif destination.exists() or destination.is_symlink():
-            destination.unlink()
-        os.replace(item, destination)

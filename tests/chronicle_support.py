@@ -3,6 +3,7 @@ real server started on a free loopback port, and Debian's Chromium."""
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import subprocess
@@ -87,3 +88,100 @@ def browser():
             yield launched
         finally:
             launched.close()
+
+
+# Hostile text a player or a careless referee can type: all printable, so the CLI accepts it.
+# `<!--<script>` in a <script> block puts the HTML tokenizer in its double-escaped state;
+# the rest would run as markup or script if it were ever written unescaped.
+HOSTILE = '<!--<script></script>"><svg onload=alert(1)>'
+HOSTILE_WHY = ("<!--<script></script><script>window.__pwned=1</script>\"><svg onload=alert(2)>"
+               "'><img src=x onerror=alert(3)>")
+
+
+class ActingTally:
+    """`tally --actor ACTOR …`: the tests' Tally with another (hostile) actor."""
+
+    def __init__(self, tally, actor: str) -> None:
+        self.tally, self.actor = tally, actor
+
+    def ok(self, *args: str):
+        from cli.main import app
+
+        result = self.tally.runner.invoke(app, ["--db", self.tally.url, "--actor", self.actor, *map(str, args)],
+                                          env={"COLUMNS": "250"}, catch_exceptions=False)
+        assert result.exit_code == 0, (args, result.stdout, result.stderr)
+        return result
+
+
+def hostile_calendar(folder: Path) -> Path:
+    """A calendar whose name, second month, a week day, a season, a moon and its phase and an era
+    are hostile (TOML literal strings)."""
+    path = folder / "hostile-calendar.toml"
+    path.write_text(f"""name = 'Reckoning {HOSTILE}'
+first_year = 1000
+week = ['Moonday', 'Sun{HOSTILE}']
+[[months]]
+name = "Thaw"
+days = 3
+[[months]]
+name = 'Mo{HOSTILE}'
+days = 30
+[[seasons]]
+name = 'Se{HOSTILE}'
+from = "Thaw"
+[[moons]]
+name = 'Lu{HOSTILE}'
+cycle = 8
+phases = ['Ph{HOSTILE}', 'Full']
+[[eras]]
+name = 'Er{HOSTILE}'
+abbreviation = '{HOSTILE}'
+from_year = 1000
+""", encoding="utf-8")
+    return path
+
+
+def build_hostile_campaign(tally, folder: Path) -> dict:
+    """A campaign with hostile text in every free-text field its pages show: the calendar's names
+    (the session ends in the hostile month), the actor, a player, a character, a client seed, a roll's
+    and every other --why, a faction, an item, a note, a stronghold and its tags, a follower, a
+    project, a vow, a god and its sacrifice, where a treasure came from, and an imported roll's
+    speaker and action. Its names, by what they are."""
+    names = {kind: f"{kind[:2].capitalize()}{HOSTILE}" for kind in
+             ("player", "character", "faction", "item", "stronghold", "follower", "project", "god", "speaker")}
+    me, why = names["character"], HOSTILE_WHY
+    t = ActingTally(tally, f"Actor{HOSTILE}")
+    t.ok("campaign", "new", "Hostile", "--rules", "coeac,gods,xp", "--calendar", str(hostile_calendar(folder)),
+         "--start", "1 Thaw 1024")
+    t.ok("player", "add", names["player"])
+    t.ok("char", "new", me, "--player", names["player"], "--class", "Warrior", "--max-hp", "6", "--wealth", "5",
+         "--cash", "40")
+    t.ok("god", "align", me, "2B")
+    t.ok("god", "adopt", me, names["god"], "--power", "5", "--alignment", "2B", "--sacrifice", why[:200])
+    t.ok("dice", "client-seed", why[:200])
+    t.ok("session", "open", "--activate", me)
+    t.ok("roll", "2d6", "--for", me, "--why", why)
+    t.ok("rep", names["faction"], "+1", "--why", why)
+    t.ok("cash", me, "+3", "--why", why)
+    t.ok("item", "add", me, names["item"])
+    t.ok("note", "add", why[:200])
+    t.ok("stronghold", "found", names["stronghold"], "--owner", me)
+    t.ok("follower", "add", me, names["follower"])
+    t.ok("project", "start", names["project"], "--ticks", "4", "--owner", me)
+    t.ok("vow", "swear", me, why)
+    t.ok("god", "mark", me, "--why", why)
+    t.ok("treasure", "add", "2", "--from", why)
+    t.ok("treasure", "split", f"{me}=2")
+    t.ok("session", "close", "--days", "3", "--haven", me)
+    t.ok("calendar", "advance", "1w", "--why", why)
+    t.ok("stronghold", "improve", names["stronghold"], "--wager", "10", "--by", me, "--tags",
+         f"Ta{HOSTILE},Tb{HOSTILE}", "--dice", ",".join(["6"] * 15))
+    rolls = folder / "hostile-ddb.jsonl"
+    rolls.write_text(json.dumps({"id": "e1", "dateTime": "1685318947460", "eventType": "dice/roll/fulfilled", "data": {
+        "action": why, "rollId": "r-1", "context": {"name": names["speaker"]},
+        "rolls": [{"diceNotationStr": "1d20+5", "rollType": "to hit", "rollKind": "",
+                   "result": {"constant": 5, "values": [17], "total": 22, "text": "17+5"}}]}}) + "\n")
+    t.ok("import-rolls", "ddb", str(rolls))
+    spent = next(e for e in tally.ok("log", "--type", "cash.changed", "--json").json)  # a void, with its ruling
+    t.ok("void", str(spent["position"]), "--why", why)
+    return names

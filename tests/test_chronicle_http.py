@@ -246,14 +246,20 @@ def test_chronicle_writes_the_latest_checkpoint_beside_the_pages(tally_sqlite, t
     assert 'href="checkpoint.txt"' in (out / "index.html").read_text()
 
 
-def test_chronicle_refuses_a_folder_that_is_not_empty_unless_forced(tally_sqlite, tmp_path):
+def test_chronicle_refuses_a_folder_that_is_not_empty_even_forced(tally_sqlite, tmp_path):
+    """--force replaces only a chronicle tally wrote: the referee's own files are never deleted."""
     build_campaign(tally_sqlite)
     out = tmp_path / "kept"
     out.mkdir()
     (out / "notes.txt").write_text("mine")
-    refused = tally_sqlite.refused("chronicle", "--out", str(out))
-    assert "is not empty: give an empty or new folder, or --force" in refused.stderr
-    assert [p.name for p in out.iterdir()] == ["notes.txt"]
+    (out / "maps").mkdir()
+    (out / "maps" / "cave.png").write_bytes(b"png")
+    for forced in ((), ("--force",)):
+        refused = tally_sqlite.refused("chronicle", "--out", str(out), *forced)
+        assert "is not empty and is no chronicle tally wrote" in refused.stderr
+        assert "--force replaces only a chronicle tally wrote" in refused.stderr
+        assert sorted(str(p.relative_to(out)) for p in out.rglob("*")) == ["maps", "maps/cave.png", "notes.txt"]
+        assert (out / "notes.txt").read_text() == "mine"
     (tmp_path / "a-file").write_text("x")
     assert "is a file, not a folder" in tally_sqlite.refused("chronicle", "--out", str(tmp_path / "a-file")).stderr
     assert "does not exist" in tally_sqlite.refused("chronicle", "--out", str(tmp_path / "no" / "site")).stderr
@@ -264,9 +270,26 @@ def test_chronicle_refuses_a_folder_that_is_not_empty_unless_forced(tally_sqlite
     assert "no campaign named 'Nope'" in tally_sqlite.refused(
         "--campaign", "Nope", "chronicle", "--out", str(tmp_path / "new")).stderr
     assert not (tmp_path / "new").exists()
+    assert not list(tmp_path.glob(".chronicle-*")), "a staging folder was left behind"
+
+
+def test_chronicle_replaces_its_own_earlier_site_only_when_forced(tally_sqlite, tmp_path):
+    build_campaign(tally_sqlite)
+    out = tmp_path / "site"
+    tally_sqlite.ok("chronicle", "--out", str(out))
+    assert (out / ".tally-chronicle").is_file()
+    refused = tally_sqlite.refused("chronicle", "--out", str(out))
+    assert "holds a chronicle written before: give --force to replace it" in refused.stderr
+    (out / "stale.html").write_text("from an older build")
+    tally_sqlite.ok("cash", "Nureddine", "+5", "--why", "sold a saddle")
     tally_sqlite.ok("chronicle", "--out", str(out), "--force")
-    assert (out / "notes.txt").read_text() == "mine" and (out / "index.html").exists()
-    assert not list(tmp_path.glob(".chronicle-*")), "the staging folder was left behind"
+    assert not (out / "stale.html").exists(), "the old site is replaced whole, not merged into"
+    assert "sold a saddle" in (out / "export.jsonl").read_text()
+    assert not list(tmp_path.glob(".chronicle-*")), "a staging folder was left behind"
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    tally_sqlite.ok("chronicle", "--out", str(empty))  # an empty folder needs no --force
+    assert (empty / "index.html").exists()
 
 
 def test_pages_show_what_is_recorded_while_they_are_served(site):

@@ -192,13 +192,18 @@ function readEvents(text) {
 
 function show(result, where) {
   const box = document.getElementById("check-result");
-  box.dataset.ok = String(result.ok);
-  box.className = result.ok ? "pass" : "fail";
-  if (result.ok) {
+  const tree = result.tree;
+  const problems = result.problems.concat(tree ? tree.problems : []);
+  const ok = problems.length === 0 && (result.checked + result.revealed > 0 || (tree && tree.ok));
+  box.dataset.ok = String(ok);
+  box.className = ok ? "pass" : "fail";
+  if (ok) {
     box.textContent = "PASS (" + where + "): " + result.checked + " derived roll(s) re-derived in this browser, " +
-      result.revealed + " revealed seed(s) match their commitments";
-  } else if (result.problems.length) {
-    box.textContent = "FAIL (" + where + "): " + result.problems.join("; ");
+      result.revealed + " revealed seed(s) match their commitments" + (tree ? "; the first " + tree.size + " of its " +
+      tree.events + " event(s) hash to the checkpoint's root" + (tree.withheld ? " (" + tree.withheld +
+      " of other campaigns by their hashes only)" : "") : "");
+  } else if (problems.length) {
+    box.textContent = "FAIL (" + where + "): " + problems.join("; ");
   } else {
     box.textContent = "nothing to check (" + where + "): no revealed epoch with derived rolls";
   }
@@ -228,7 +233,15 @@ document.addEventListener("DOMContentLoaded", () => {
       if (!file.files.length) return;
       const chosen = file.files[0];
       try {
-        show(await checkEvents(readEvents(await chosen.text())), chosen.name);
+        const text = await chosen.text();
+        const result = await checkEvents(readEvents(text));
+        // With the campaign's latest checkpoint on the page (export.js), an export in lines is
+        // also checked against the root it signs.
+        const checkpoint = document.getElementById("checkpoint");
+        if (checkpoint && typeof checkTree === "function" && !text.trim().startsWith("[")) {
+          result.tree = await checkTree(text, JSON.parse(checkpoint.textContent));
+        }
+        show(result, chosen.name);
       } catch (error) {
         failed(error, chosen.name);
       }
