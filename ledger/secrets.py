@@ -179,11 +179,11 @@ def for_database(backend: str, database: str) -> FileSecrets | TableSecrets:
     return FileSecrets(file_beside(database)) if backend == "sqlite" else TableSecrets(database)
 
 
-# What a reader's role may SELECT: the log, the snapshots (derived from it) and the
-# schema revision (checked on opening). Not the secrets; not the scheduler's jobs
-# (pickled jobs whose arguments hold the referee's database URL, password and all).
-READER_TABLES = ("events", "snapshots", "snapshot_blobs", "merkle_nodes", "alembic_version")
-WITHHELD = (TABLE, "scheduler_jobs")
+# What a reader's role may SELECT: the log, what is derived from it (snapshots, the
+# Merkle tree, the scheduler's plain schedule) and the schema revision (checked on
+# opening). Not the secrets.
+READER_TABLES = ("events", "snapshots", "snapshot_blobs", "merkle_nodes", "schedule_jobs", "alembic_version")
+WITHHELD = (TABLE,)
 
 
 def grant_reader(store, role: str) -> list[str]:
