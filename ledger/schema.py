@@ -105,14 +105,24 @@ ledger_secrets = Table(
 )
 
 
+# PostgreSQL's write lock (ledger/store.py _lock): one row that writers lock FOR
+# UPDATE, which needs the UPDATE privilege that no reader's role is granted
+# (ledger/pgroles.py). SQLite writers take BEGIN IMMEDIATE instead.
+lock_metadata = MetaData(naming_convention=metadata.naming_convention)
+ledger_write_lock = Table(
+    "ledger_write_lock", lock_metadata,
+    Column("id", Integer, primary_key=True, autoincrement=False),
+)
+
+
 def target_metadata(backend: str) -> MetaData:
     """The tables a ledger's database holds on this backend (Alembic's target)."""
     if backend == "sqlite":
         return metadata
     both = MetaData(naming_convention=metadata.naming_convention)
-    for table in (*metadata.tables.values(), *secrets_metadata.tables.values()):
+    for table in (*metadata.tables.values(), *secrets_metadata.tables.values(), *lock_metadata.tables.values()):
         table.to_metadata(both)
     return both
 
 
-SCHEMA_REVISION = "0007"
+SCHEMA_REVISION = "0008"
