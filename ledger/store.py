@@ -237,7 +237,8 @@ class Store:
             # PostgreSQL: a role that can neither create nor act as the tables' owner is told who
             # can, before a migration half-runs; after it, every table goes to the owner role and
             # every writer and reader is granted what it may do on each (ledger/pgroles.py).
-            refusal = pgroles.refusal_to_set_up(conn) if postgres and before != SCHEMA_REVISION else None
+            pending = before is None or before < SCHEMA_REVISION
+            refusal = pgroles.refusal_to_set_up(conn) if postgres and pending else None
             if refusal:
                 raise StoreError(refusal)
             config.attributes["connection"] = conn
