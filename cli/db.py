@@ -1,4 +1,4 @@
-"""tally db upgrade|status|snapshot|tree|grant-reader"""
+"""tally db upgrade|status|snapshot|tree|grant-reader|grant-writer"""
 
 from __future__ import annotations
 
@@ -95,3 +95,15 @@ def grant_reader(ctx: typer.Context,
     tables = grant(store, role)
     typer.echo(f"{role} may read {describe(store.url)}: {', '.join(tables)} "
                f"(not {' or '.join(WITHHELD)}); it cannot record")
+
+
+@app.command("grant-writer")
+def grant_writer(ctx: typer.Context,
+                 role: str = typer.Argument(..., help="An existing PostgreSQL role (CREATE ROLE … LOGIN).")) -> None:
+    """PostgreSQL: let ROLE (the referee's) record without owning the tables: it cannot change or delete events."""
+    from ledger.pgroles import OWNER, grant_writer as grant
+
+    store = options(ctx).store()
+    tables = grant(store, role)
+    typer.echo(f"{role} may record in {describe(store.url)}: {', '.join(tables)}; the tables stay {OWNER}'s, "
+               "so it cannot change or delete an event, nor disable the triggers that refuse it")

@@ -63,4 +63,7 @@ def run(ctx: typer.Context, once: bool = typer.Option(
         typer.echo(f"caught up: {count} event(s) recorded")
         return
     typer.echo("scheduler running; Ctrl-C to stop")
-    commands.run_forever(store)
+    try:
+        commands.run_forever(store)
+    except KeyboardInterrupt:  # the way to stop it: each job's events are recorded whole or not at all
+        typer.echo("scheduler stopped")

@@ -1,6 +1,13 @@
 """A throwaway PostgreSQL server for the test suite and the benchmark: initdb on a temporary
 folder, loopback only, a free port, stopped and deleted at the end.
 
+The server's own user, ``tally``, is a superuser: a database it creates is
+set up by tally's first use of it (``tally db upgrade``'s path), which makes
+the role ``tally_owner`` (once per server) and hands the tables to it
+(ledger/pgroles.py). A superuser can do anything, so the tests that show what
+a writer or a reader cannot do log in as roles of their own (``login_role``):
+the server trusts every role on loopback.
+
 PostgreSQL refuses to run as root; when the suite runs as root (as CI does)
 the server binaries run as the existing `postgres` user via runuser.
 """
@@ -74,8 +81,27 @@ class PostgresServer:
         finally:
             shutil.rmtree(self.root, ignore_errors=True)
 
-    def url(self, database: str = "postgres") -> str:
-        return f"postgresql+psycopg://tally@127.0.0.1:{self.port}/{database}"
+    def url(self, database: str = "postgres", user: str = "tally") -> str:
+        return f"postgresql+psycopg://{user}@127.0.0.1:{self.port}/{database}"
+
+    def login_role(self, name: str, *options: str) -> str:
+        """Create a role that can log in (no superuser, unless ``options`` say so:
+        CREATEROLE, SUPERUSER…); its name."""
+        import psycopg
+
+        with psycopg.connect(f"host=127.0.0.1 port={self.port} user=tally dbname=postgres",
+                             autocommit=True) as conn:
+            conn.execute(f'CREATE ROLE "{name}" LOGIN {" ".join(options)}')
+        return name
+
+    def drop_role(self, name: str, database: str) -> None:
+        """Drop a role made by ``login_role``, with its grants in ``database`` (its only one)."""
+        import psycopg
+
+        with psycopg.connect(f"host=127.0.0.1 port={self.port} user=tally dbname={database}",
+                             autocommit=True) as conn:
+            conn.execute(f'DROP OWNED BY "{name}"')
+            conn.execute(f'DROP ROLE "{name}"')
 
     def new_database(self) -> str:
         """A fresh, empty database; its URL."""

@@ -81,6 +81,17 @@ merkle_nodes = Table(
     sqlite_with_rowid=False,  # the primary key is the row: half the size
 )
 
+# When the scheduler (`tally scheduler run`) next runs each job: plain values,
+# never code. What a job means is in the ledger (schedule.added/removed); this
+# table only remembers the schedule between runs, and the scheduler keeps it in
+# step with the ledger. A planted row can at most move a job's next run.
+schedule_jobs = Table(
+    "schedule_jobs", metadata,
+    Column("campaign", String(80), primary_key=True),
+    Column("job", String(40), primary_key=True),
+    Column("next_run", String(32), nullable=True),  # an instant in UTC, ISO 8601 (as recorded_at)
+)
+
 # Kept histories (projections/kept.py): each subject's figures (a character's
 # sheet, the Company's) step by step in fold order — the fields an event
 # changed, or a mark that it bore on them — so a chart or a figure's story is
@@ -124,14 +135,24 @@ ledger_secrets = Table(
 )
 
 
+# PostgreSQL's write lock (ledger/store.py _lock): one row that writers lock FOR
+# UPDATE, which needs the UPDATE privilege that no reader's role is granted
+# (ledger/pgroles.py). SQLite writers take BEGIN IMMEDIATE instead.
+lock_metadata = MetaData(naming_convention=metadata.naming_convention)
+ledger_write_lock = Table(
+    "ledger_write_lock", lock_metadata,
+    Column("id", Integer, primary_key=True, autoincrement=False),
+)
+
+
 def target_metadata(backend: str) -> MetaData:
     """The tables a ledger's database holds on this backend (Alembic's target)."""
     if backend == "sqlite":
         return metadata
     both = MetaData(naming_convention=metadata.naming_convention)
-    for table in (*metadata.tables.values(), *secrets_metadata.tables.values()):
+    for table in (*metadata.tables.values(), *secrets_metadata.tables.values(), *lock_metadata.tables.values()):
         table.to_metadata(both)
     return both
 
 
-SCHEMA_REVISION = "0007"
+SCHEMA_REVISION = "0009"

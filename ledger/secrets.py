@@ -204,12 +204,12 @@ def for_database(backend: str, database: str) -> FileSecrets | TableSecrets:
     return FileSecrets(file_beside(database)) if backend == "sqlite" else TableSecrets(database)
 
 
-# What a reader's role may SELECT: the log, the snapshots and kept histories (derived from it) and the
-# schema revision (checked on opening). Not the secrets; not the scheduler's jobs
-# (pickled jobs whose arguments hold the referee's database URL, password and all).
+# What a reader's role may SELECT: the log, what is derived from it (snapshots, kept
+# histories, the Merkle tree, the scheduler's plain schedule) and the schema revision
+# (checked on opening). Not the secrets; not the write lock's row (ledger/pgroles.py).
 READER_TABLES = ("events", "snapshots", "snapshot_blobs", "merkle_nodes", "kept_steps", "kept_heads",
-                 "alembic_version")
-WITHHELD = (TABLE, "scheduler_jobs")
+                 "schedule_jobs", "alembic_version")
+WITHHELD = (TABLE, "ledger_write_lock")
 
 
 def grant_reader(store, role: str) -> list[str]:
@@ -219,8 +219,11 @@ def grant_reader(store, role: str) -> list[str]:
             "grant-reader is for PostgreSQL: a reader of a SQLite ledger is whoever can read its file "
             "(created 0600; TALLY_DB_MODE=0640 lets its group read it), and the secrets file beside it "
             "stays 0600")
+    from ledger.pgroles import refuse_unless_owner
+
     with store.transaction() as tx:
         conn = tx.conn
+        refuse_unless_owner(conn, "grant-reader")
         if not conn.execute(sa.text("SELECT 1 FROM pg_roles WHERE rolname = :r"), {"r": role}).first():
             raise NotFound(f"no PostgreSQL role named {role!r}: create it first "
                            f"(CREATE ROLE \"{role}\" LOGIN PASSWORD '…'), then grant it reading")

@@ -1,9 +1,10 @@
 """The event store on SQLAlchemy Core: append-only, hash-chained, one
 global gapless position per database.
 
-Writers are serialised (SQLite ``BEGIN IMMEDIATE``; a transaction-scoped
-advisory lock on PostgreSQL), so a command can read the state, decide and
-append in one transaction, and two processes never interleave positions.
+Writers are serialised (SQLite ``BEGIN IMMEDIATE``; on PostgreSQL the row
+of ``ledger_write_lock`` locked FOR UPDATE, which a reader's role may not),
+so a command can read the state, decide and append in one transaction, and
+two processes never interleave positions.
 Appends still name the stream versions they expect, so a caller that read
 outside the transaction is refused rather than silently overtaken. On
 PostgreSQL the lock is not held through the commit's flush; the append
@@ -26,6 +27,7 @@ import sqlalchemy as sa
 from sqlalchemy import event as sa_event
 from sqlalchemy.engine import Connection, Engine
 
+from ledger import pgroles
 from ledger import secrets as ledger_secrets
 from ledger import snapshot_mac
 from ledger.chain import GENESIS, canonical_json, row_hash
@@ -39,7 +41,10 @@ from ledger.schema import SCHEMA_REVISION, events, snapshot_blobs, snapshots
 
 DEFAULT_DB = "tally.db"
 DEFAULT_DB_MODE = 0o600  # a new SQLite ledger file; TALLY_DB_MODE=0640 lets its group read it
-_PG_WRITE_LOCK = 7243315  # any constant: one writer at a time per database
+# One writer at a time per database: the lock row's FOR UPDATE needs the UPDATE privilege,
+# which only writers have (ledger/pgroles.py); an advisory lock any reader could take and hold.
+# The commit will not wait for its flush while it holds the lock (_flushed): set in the same round trip.
+_PG_WRITE_LOCK = "SELECT set_config('synchronous_commit', 'off', true) FROM ledger_write_lock FOR UPDATE"
 _COLUMNS = [c.name for c in events.columns]
 _SELECT = f"SELECT {', '.join(_COLUMNS)} FROM events"
 _TYPE_NAMES: dict[type, str] = {}
@@ -62,10 +67,10 @@ def _flushed(conn: Connection) -> None:
     """After a PostgreSQL write transaction has committed: wait until its
     commit is on disk.
 
-    Writers serialise on a transaction-scoped advisory lock, which PostgreSQL
-    releases only after the commit's WAL flush, so the next writer waited a
-    whole flush (about a millisecond with fsync on) behind each one and four
-    writers were slower than one. A write transaction therefore commits
+    Writers serialise on a row lock (_lock), which PostgreSQL releases only
+    after the commit's WAL flush, so the next writer waited a whole flush
+    (about a millisecond with fsync on) behind each one and four writers
+    were slower than one. A write transaction therefore commits
     with synchronous_commit off, releasing the lock at once, and then — the
     lock released, before the append returns — commits one small transaction
     that writes a WAL record (a logical message, which needs no table and no
@@ -196,13 +201,28 @@ class Store:
         from alembic import command
 
         config = self._alembic_config()
+        postgres = self.engine.dialect.name == "postgresql"
         with self._connect(write=True) as conn, conn.begin():
             before = conn.execute(sa.text("SELECT version_num FROM alembic_version")).scalar() \
                 if sa.inspect(conn).has_table("alembic_version") else None
             if before is not None and before not in self.known_revisions():  # Alembic would not find it
                 raise StoreError(self._unknown_revision(before))
+            # PostgreSQL: a role that can neither create nor act as the tables' owner is told who
+            # can, before a migration half-runs; after it, every table goes to the owner role and
+            # every writer and reader is granted what it may do on each (ledger/pgroles.py).
+            pending = before is None or before < SCHEMA_REVISION
+            refusal = pgroles.refusal_to_set_up(conn) if postgres and pending else None
+            if refusal:
+                raise StoreError(refusal)
             config.attributes["connection"] = conn
-            command.upgrade(config, "head")
+            try:
+                command.upgrade(config, "head")
+                if postgres:
+                    pgroles.settle(conn)
+            except (sa.exc.ProgrammingError, conn.dialect.dbapi.ProgrammingError) as exc:
+                if getattr(getattr(exc, "orig", exc), "sqlstate", None) != "42501":  # insufficient privilege
+                    raise
+                raise pgroles.upgrade_refused(describe(self.url), exc) from None
         if self.engine.dialect.name == "sqlite" and before is not None and before < "0005":
             # 0005 moved the seeds out of the file: rebuild it, so no copy of one lingers in
             # free pages or the slack of reused ones (once; the file keeps its mode).
@@ -249,8 +269,12 @@ class Store:
         if conn.dialect.name == "postgresql":
             # The commit will not wait for its flush while it holds the lock: the store
             # waits for it once the lock is released (_flushed), before it returns.
-            driver_cursor(conn, "SELECT pg_advisory_xact_lock(?), set_config('synchronous_commit', 'off', true)",
-                          (_PG_WRITE_LOCK,)).close()
+            cursor = driver_cursor(conn, _PG_WRITE_LOCK)
+            held = cursor.fetchone()
+            cursor.close()
+            if held is None:  # taken out by hand: writers would no longer wait for each other
+                raise StoreError("the write lock's row is missing from the table ledger_write_lock: run "
+                                 "`tally db upgrade` as the role that set the ledger up, which puts it back")
             conn.info[_UNFLUSHED] = True
 
     @contextmanager

@@ -1,14 +1,14 @@
 """Kept histories (projections/kept.py): each subject's figures step by step,
 derived data beside the snapshots, built on first use.
 
-Revision ID: 0007
-Revises: 0006
+Revision ID: 0009
+Revises: 0008
 """
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0007"
-down_revision = "0006"
+revision = "0009"
+down_revision = "0008"
 branch_labels = None
 depends_on = None
 
