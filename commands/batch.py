@@ -3,29 +3,34 @@ from them, with causes pointing at the rolls, appended together."""
 
 from __future__ import annotations
 
-from typing import Optional, Sequence
+from typing import Optional
 
-from projections.reading import Context
-from commands.dice import roll_event
+from commands.base import clean_name, clean_text
+from commands.dice import epoch_stream
+from commands.dice_sources import Dice, NoDice
 from ledger.dice.expression import parse
 from ledger.envelope import NewEvent, Pending
 from ledger.errors import BadInput
+from ledger.events.dice import DiceRolled
 from ledger.events.registry import EventModel
 
 
 class Batch:
-    """Events for one transaction. Rolls are derived from the epoch's seed,
-    or — when the referee gives hand-rolled faces — read from those faces in
-    order, every one of which must be used."""
+    """Events for one transaction, decided against ``state`` (commands/state.py;
+    the command's Context reads the same way). Rolls come from ``dice``: the
+    epoch's derived rolls, or hand-rolled faces (commands/dice_sources.py)."""
 
-    def __init__(self, ctx: Context, hand: Optional[Sequence[int]] = None,
-                 game_time: Optional[int] = None) -> None:
-        self.ctx = ctx
+    def __init__(self, state, dice: Optional[Dice] = None, game_time: Optional[int] = None) -> None:
+        self.state = state
+        self.dice = dice if dice is not None else NoDice()
         self.events: list[NewEvent] = []
-        self.hand = list(hand) if hand is not None else None
-        self.game_time = ctx.today if game_time is None else game_time
-        self.session = ctx.session_number
-        self.derived = 0
+        self.game_time = state.today if game_time is None else game_time
+        self.session = state.session_number
+
+    @property
+    def derived(self) -> int:
+        """Rolls derived from the epoch's seed in this batch (a reveal in it counts them)."""
+        return self.dice.derived
 
     def add(self, stream: str, event: EventModel, cause=None) -> Pending:
         self.events.append(NewEvent(stream, event, game_time=self.game_time, session=self.session,
@@ -34,27 +39,20 @@ class Batch:
 
     def roll(self, expression: str, *, character: Optional[str] = None,
              why: Optional[str] = None) -> tuple[Pending, list[int], int]:
-        faces = None
-        if self.hand is not None:
-            # an explosion or a reroll reads as many faces as the faces themselves call for
-            parsed = parse(expression)
-            needed = parsed.faces_needed(self.hand)
-            if needed is None:
-                need = f"{parsed.dice_count} face(s)" if parsed.fixed else "more face(s)"
-                raise BadInput(
-                    f"--dice ran out: {expression} ({why or 'roll'}) needs {need}, "
-                    f"{len(self.hand)} left; give every die of every roll in order"
-                )
-            faces, self.hand = self.hand[:needed], self.hand[needed:]
-        new = roll_event(self.ctx, expression, character=character, why=why, hand=faces,
-                         nonce_offset=self.derived, session=self.session)
-        new = NewEvent(new.stream, new.event, game_time=self.game_time, session=self.session)
-        if faces is None:
-            self.derived += 1
-        self.events.append(new)
-        return Pending(len(self.events) - 1), new.event.dice, new.event.total
+        parsed = parse(expression)
+        rolled = self.dice.roll(parsed, expression, why)
+        event = DiceRolled(
+            expression=parsed.text, dice=rolled.faces, total=rolled.total, epoch=rolled.epoch, nonce=rolled.nonce,
+            verifiable=rolled.verifiable,
+            character=clean_name(character, "--for") if character else None,
+            why=clean_text(why, "--why") if why else None,
+        )
+        self.events.append(NewEvent(epoch_stream(rolled.epoch), event, game_time=self.game_time,
+                                    session=self.session))
+        return Pending(len(self.events) - 1), event.dice, event.total
 
     def done(self) -> list[NewEvent]:
-        if self.hand:
-            raise BadInput(f"--dice gave {len(self.hand)} face(s) more than the rolls needed")
+        left = self.dice.left()
+        if left:
+            raise BadInput(f"--dice gave {left} face(s) more than the rolls needed")
         return self.events

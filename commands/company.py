@@ -9,6 +9,7 @@ from ledger import settings
 from commands.base import acting, clean_name, clean_text, find_character, record
 from projections.reading import Context, query
 from commands.batch import Batch
+from commands.dice import dice_of
 from commands.economy import Plan, attempt_period, check_rank_up, check_wager
 from ledger.envelope import Envelope, NewEvent
 from ledger.errors import BadInput, NotFound, RuleRefused
@@ -86,7 +87,7 @@ def improve(store, campaign, name: str, *, wager: int, by: str, tags: Sequence[s
     def decide(ctx: Context) -> list[NewEvent]:
         plan = plan_improvement(ctx, name, wager, by, tags)
         d = plan.details
-        batch = Batch(ctx, hand)
+        batch = Batch(ctx, dice_of(ctx, hand))
         payer = None if plan.character == COMPANY else plan.character
         roll, _, successes = batch.roll(f"{plan.pool}{coeac.POOL}", character=payer,
                                         why=f"improve {d['stronghold']} to {d['rank_to']}, Ob {plan.ob}"

@@ -6,10 +6,11 @@ from pathlib import Path
 from typing import Optional, Sequence
 
 from commands.base import clean_name, clean_text, record
+from commands.dice_sources import Dice, Faces, Rolled
 from projections.reading import Context, query
 from ledger.dice import check
 from ledger.dice.derivation import commitment, derive, new_seed
-from ledger.dice.expression import parse
+from ledger.dice.expression import Expression, parse
 from ledger.envelope import Envelope, NewEvent
 from ledger.errors import BadInput, RuleRefused
 from ledger.events.dice import ClientSeedSet, DiceRolled, EpochCommitted, EpochRevealed
@@ -61,6 +62,9 @@ def _is_seed(text: str) -> bool:
     return len(text) == 64 and all(c in "0123456789abcdef" for c in text)
 
 
+NOT_ROLLED_HERE = ("this copy of the ledger can be read and verified but not rolled (copied or imported without "
+                   "its secrets?): roll where the epoch was committed, or log hand rolls with --dice")
+
 Asked = tuple[str, int, Optional[int]]  # (under|at_most|at_least|over|ob, the number, the epic margin)
 
 
@@ -85,9 +89,7 @@ def roll_event(ctx: Context, text: str, *, character: Optional[str] = None,
         nonce, verifiable = None, False
     else:
         require_player_seed(ctx, epoch)
-        seed = epoch_seed(ctx, epoch, missing=(
-            "this copy of the ledger can be read and verified but not rolled (copied or imported without "
-            "its secrets?): roll where the epoch was committed, or log hand rolls with --dice"))
+        seed = epoch_seed(ctx, epoch, missing=NOT_ROLLED_HERE)
         nonce, verifiable = epoch.nonces + nonce_offset, True
         faces, total = derive(expression, seed, epoch.client_seed, nonce)
     event = DiceRolled(
@@ -117,6 +119,37 @@ def require_player_seed(ctx: Context, epoch: Epoch) -> None:
         how = "a player sets one with `tally dice client-seed TEXT` before its first roll"
     raise RuleRefused(f"epoch {epoch.number} has no player seed and this campaign requires one (setting "
                       f"player_seed): {how}; hand-rolled --dice faces are still taken")
+
+
+class EpochDice:
+    """Rolls derived from the open epoch's secret seed, one nonce after
+    another: what a decision rolls with in production. The seed is read, and
+    the player seed required where the campaign says so, in the transaction
+    the decision is recorded in, as each roll is made."""
+
+    def __init__(self, ctx: Context) -> None:
+        self.ctx = ctx
+        self.derived = 0
+
+    def roll(self, expression: Expression, text: str, why: Optional[str]) -> Rolled:
+        epoch = current_epoch(self.ctx)
+        require_player_seed(self.ctx, epoch)
+        seed = epoch_seed(self.ctx, epoch, missing=NOT_ROLLED_HERE)
+        nonce = epoch.nonces + self.derived
+        faces, total = derive(expression, seed, epoch.client_seed, nonce)
+        self.derived += 1
+        return Rolled(faces, total, epoch.number, nonce, True)
+
+    def left(self) -> int:
+        return 0
+
+
+def dice_of(ctx: Context, hand: Optional[Sequence[int]] = None) -> Dice:
+    """The dice a command decides with: the referee's hand-rolled faces
+    (``--dice``), recorded in the open epoch, or the epoch's derived rolls."""
+    if hand is not None:
+        return Faces(hand, lambda: current_epoch(ctx).number)
+    return EpochDice(ctx)
 
 
 def roll(store: Store, campaign: Optional[str], text: str, *, actor: str,

@@ -14,6 +14,7 @@ from ledger import settings
 from commands.base import acting, character_stream, clean_text, find_character, record
 from projections.reading import Context, query
 from commands.batch import Batch
+from commands.dice import dice_of
 from commands.inventory import Kit, item_gained, room_check
 from commands.session import session_stream
 from commands.xp import treasure_into
@@ -217,7 +218,7 @@ def improve_wealth(store, campaign, name: str, *, wager: int, actor: str,
 
     def decide(ctx: Context) -> list[NewEvent]:
         plan = plan_wealth(ctx, name, wager)
-        batch = Batch(ctx, hand)
+        batch = Batch(ctx, dice_of(ctx, hand))
         roll, _, successes = batch.roll(f"{wager}{coeac.POOL}", character=plan.character,
                                         why=f"improve Wealth to {plan.details['rank_to']}, Ob {plan.ob}")
         period, limit = attempt_period(ctx)
@@ -272,7 +273,7 @@ def buy(store, campaign, name: str, item: str, *, cost: int, wager: int, actor: 
 
     def decide(ctx: Context) -> list[NewEvent]:
         plan = plan_purchase(ctx, name, cost, wager, scarce, item, kit)
-        batch = Batch(ctx, hand)
+        batch = Batch(ctx, dice_of(ctx, hand))
         d = plan.details
         if d.get("flat"):
             successes, cause, succeeded, spent = None, None, True, 1
@@ -302,7 +303,7 @@ def sell(store, campaign, name: str, item: str, *, cost: int, actor: str,
         character = acting(ctx, name)
         if cost < 0:
             raise BadInput("a Cost cannot be negative")
-        batch = Batch(ctx, hand)
+        batch = Batch(ctx, dice_of(ctx, hand))
         # l.605-606: Cost below Wealth yields pocket change; above, roll (Cost − Wealth)
         # dice, one Cash per success. Cost equal to Wealth: the book is silent; nothing.
         dice = max(0, cost - character.wealth)

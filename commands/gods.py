@@ -9,6 +9,7 @@ from typing import Optional, Sequence
 from commands.base import character_stream, clean_name, clean_text, find_character, record
 from projections.reading import Context
 from commands.batch import Batch
+from commands.dice import dice_of
 from ledger.envelope import NewEvent, Pending
 from ledger.errors import BadInput, RuleRefused
 from ledger.events.gods import (
@@ -98,7 +99,7 @@ def mark(store, campaign, name: str, *, why: str, actor: str, grey: Optional[int
 
     def decide(ctx: Context) -> list[NewEvent]:
         character, standing = worshipper(ctx, name)
-        batch = Batch(ctx, hand)
+        batch = Batch(ctx, dice_of(ctx, hand))
         stream = character_stream(character)
         if warning and grey is not None:
             raise BadInput("a warning sign carries no mark: give --warning or --grey, not both")
@@ -135,7 +136,7 @@ def pray(store, campaign, name: str, *, actor: str, life_or_death: bool = False,
          game_date: Optional[str] = None, ruling: Optional[str] = None):
     def decide(ctx: Context) -> list[NewEvent]:
         character, s = worshipper(ctx, name)
-        batch = Batch(ctx, hand)
+        batch = Batch(ctx, dice_of(ctx, hand))
         stream = character_stream(character)
         settings = ctx.campaign.settings
         cell = gods.prayer_chance(s.marks, s.power)
@@ -200,7 +201,7 @@ def crawl(store, campaign, name: str, *, actor: str, thanks: bool = False,
         character, s = worshipper(ctx, name)
         if not s.flatterable:
             raise RuleRefused(f"{s.god} is not the impressionable type: crawling prayers do not work (001 l.851)")
-        batch = Batch(ctx, hand)
+        batch = Batch(ctx, dice_of(ctx, hand))
         prayers = s.prayers_within(ctx.today)
         cell = gods.crawling_chance(prayers, s.power)
         common = dict(character=character, power=s.power, prayers_last_week=prayers, table_chance=cell,
@@ -231,7 +232,7 @@ def repent(store, campaign, name: str, *, actor: str, hand: Optional[Sequence[in
         character, s = worshipper(ctx, name)
         if not s.black:
             raise RuleRefused(f"{character} has no black marks to repent")
-        batch = Batch(ctx, hand)
+        batch = Batch(ctx, dice_of(ctx, hand))
         settings = ctx.campaign.settings
         relapse, marks_rule = in_force(settings, "relapse_power"), in_force(settings, "repentance_marks")
         beyond = in_force(settings, "repentance_beyond_table")
@@ -285,7 +286,7 @@ def battle(store, campaign, name: str, opponent: str, *, actor: str, hand: Optio
                 raise RuleRefused(f"{who} has no answered plea today for a battle to be fought over: a battle of "
                                   "gods comes when both pray and are answered (001 l.935; `tally god pray`)")
         needs, their_needs = gods.BATTLE[mine.power][theirs.power - 1], gods.BATTLE[theirs.power][mine.power - 1]
-        batch = Batch(ctx, hand)
+        batch = Batch(ctx, dice_of(ctx, hand))
         rounds, first = [], None
         while len(rounds) < MAX_BATTLE_ROUNDS:
             roll, _, a = batch.roll("d%", character=character, why=f"{mine.god} battles {theirs.god}: > {needs}")

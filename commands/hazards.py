@@ -8,6 +8,7 @@ from ledger import settings
 from commands.base import acting, character_stream, find_character, record
 from projections.reading import Context
 from commands.batch import Batch
+from commands.dice import dice_of
 from ledger.envelope import Envelope, NewEvent
 from ledger.errors import BadInput, RuleRefused
 from ledger.events.coeac import (DownAndOutRolled, GearBroken, MaxHpChanged, MedicalAidRolled, SaveLost,
@@ -54,7 +55,7 @@ def _break_gear(batch: Batch, character: Character, rolled) -> None:
     filled (1dN over those left; fewer carried, all of them); each artifact
     among them rolls 1d6 and saves on 4-6, a Success (l.19)."""
     name = character.name
-    left = list(batch.ctx.world.inventory.of(name))
+    left = list(batch.state.world.inventory.of(name))
     picked, cause = [], rolled
     for _ in range(min(BROKEN_GEAR, len(left))):
         if len(left) > 1:
@@ -82,7 +83,7 @@ def _lower(batch: Batch, character: Character, rolled, field: str, names: tuple[
     Under trauma_pick ``rated`` the candidates are those rated 1 or more (the
     seed is silent on a 0); a lone candidate needs no roll, and when none is
     left the event says so with no Save or Skill named."""
-    pick = settings.in_force(batch.ctx.campaign.settings, "trauma_pick")
+    pick = settings.in_force(batch.state.campaign.settings, "trauma_pick")
     ratings = getattr(character, field)
     remaining = [n for n in names if pick == "any" or ratings.get(n, 0) > 0]
     model, label = (SaveLost, "save") if field == "saves" else (SkillReduced, "skill")
@@ -109,7 +110,7 @@ def roll_down_and_out(store: Store, campaign: Optional[str], name: str, *, actor
 
     def decide(ctx: Context) -> list[NewEvent]:
         ctx.require("coeac")
-        batch = Batch(ctx, hand)
+        batch = Batch(ctx, dice_of(ctx, hand))
         character = find_character(ctx, name)
         if aid_by is not None and not _aided(ctx, batch, character, aid_by, aid_bonus):
             return batch.done()

@@ -9,6 +9,7 @@ from ledger import settings
 from commands.base import acting, character_stream, clean_text, find_character, record, record_one
 from projections.reading import Context
 from commands.batch import Batch
+from commands.dice import dice_of
 from commands.boons import pool_of
 from commands.inventory import depletion_check
 from ledger.envelope import Envelope, NewEvent
@@ -142,7 +143,7 @@ def rest(store: Store, campaign: Optional[str], kind: str, names: Sequence[str],
         raise BadInput("--resource is a short rest's choice (004 l.115); a long rest follows long_rest_resources")
 
     def decide(ctx: Context) -> list[NewEvent]:
-        batch = Batch(ctx, hand)
+        batch = Batch(ctx, dice_of(ctx, hand))
         party = resting(ctx, names)
         unknown = set(chosen) - {key(c.name) for c in party}
         if unknown:

@@ -10,6 +10,7 @@ from typing import Optional, Sequence
 from commands.base import acting, character_stream, clean_text, find_character, record
 from projections.reading import Context
 from commands.batch import Batch
+from commands.dice import dice_of
 from ledger.envelope import Envelope, NewEvent
 from ledger.errors import BadInput, NotFound, RuleRefused
 from ledger.events.coeac import (CashGiven, CommodityConverted, DepletionChecked, ItemDropped, ItemGained,
@@ -110,7 +111,7 @@ def use(store: Store, campaign: Optional[str], name: str, item: str, *, actor: s
 
     def decide(ctx: Context) -> list[NewEvent]:
         character = acting(ctx, name)
-        batch = Batch(ctx, hand)
+        batch = Batch(ctx, dice_of(ctx, hand))
         depletion_check(batch, character, carried(ctx, character, item), why="used")
         return batch.done()
 

@@ -9,7 +9,7 @@ from commands.base import clean_text, character_stream, find_character, record
 from projections.reading import Context
 from commands.batch import Batch
 from commands.checkpoints import signed_at_close
-from commands.dice import CLIENT_SEED_LIMIT, epoch_stream, reveal_events
+from commands.dice import CLIENT_SEED_LIMIT, dice_of, epoch_stream, reveal_events
 from commands.hazards import down_and_out
 from commands.skirmish import refresh_luck
 from commands.xp import safe_time
@@ -71,7 +71,7 @@ def open_session(store: Store, campaign: Optional[str], *, activate: Sequence[st
                     )
                 allowed[character.name] = reason
         number = ctx.world.sessions.next_number
-        batch = Batch(ctx, hand, game_time=start)
+        batch = Batch(ctx, dice_of(ctx, hand), game_time=start)
         batch.session = number
         opened = batch.add(session_stream(number), SessionOpened(
             number=number, start=start, activated={c.player: c.name for c in chosen},
@@ -190,18 +190,20 @@ def close_session(store: Store, campaign: Optional[str], *, actor: str, game_dat
         for name in hands:
             if name not in {key(c.name) for c in activated}:
                 raise BadInput(f"--dice names {name}, who is not activated in session {session.number}")
-        batch = Batch(ctx, game_time=end)
+        derived = dice_of(ctx)  # one count of derived rolls, whoever's faces were given by hand
+        batch = Batch(ctx, derived, game_time=end)
         dead = {key(n) for n in session.deaths}
         coeac_rules = ctx.campaign.runs("coeac")  # Down and Out and Boons are seed 004's rules
         for character in activated:
             if not coeac_rules or character.status != "active" or key(character.name) in safe:
                 continue
-            batch.hand = list(hands[key(character.name)]) if key(character.name) in hands else None
+            given = hands.get(key(character.name))
+            batch.dice = dice_of(ctx, given) if given is not None else derived
             if down_and_out(batch, character, why="Down and Out: no safe haven at session end (004 l.629)"):
                 dead.add(key(character.name))
-            if batch.hand:
-                raise BadInput(f"--dice gave {character.name} {len(batch.hand)} face(s) more than needed")
-        batch.hand = None
+            if batch.dice.left():
+                raise BadInput(f"--dice gave {character.name} {batch.dice.left()} face(s) more than needed")
+        batch.dice = derived
         for character in activated:
             if coeac_rules:
                 _boon(ctx, batch, session, character, dead)

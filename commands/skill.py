@@ -8,6 +8,7 @@ from typing import Optional, Sequence
 from commands.base import character_stream, clean_text, find_character, record
 from projections.reading import Context
 from commands.batch import Batch
+from commands.dice import dice_of
 from commands.xp import in_safe_time
 from ledger.envelope import NewEvent, Pending
 from ledger.errors import BadInput, RuleRefused
@@ -81,7 +82,7 @@ def skill(store, campaign, name: str, attribute: str, *, why: str, actor: str, m
 
     def decide(ctx: Context) -> list[NewEvent]:
         character, progress = _adventurer(ctx, name)
-        batch = Batch(ctx, hand)
+        batch = Batch(ctx, dice_of(ctx, hand))
         _skill_roll(ctx, batch, character, progress, attribute=attribute, modifier=modifier,
                     expertise=expertise, hit_die=hit_die, why=why)
         return batch.done()
@@ -141,7 +142,7 @@ def restore_hit_dice(store, campaign, name: str, *, actor: str, modifier: int = 
         character, progress = _adventurer(ctx, name)
         if not progress.hd_spent:
             raise RuleRefused(f"{character} has spent no hit dice")
-        batch = Batch(ctx, hand)
+        batch = Batch(ctx, dice_of(ctx, hand))
         stream = character_stream(character)
         if in_safe_time(ctx, character):
             if hand:

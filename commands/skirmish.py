@@ -7,6 +7,7 @@ from typing import Optional, Sequence
 from commands.base import character_stream, clean_name, clean_text, find_character, record
 from projections.reading import Context
 from commands.batch import Batch
+from commands.dice import dice_of
 from ledger.dice.expression import parse
 from ledger.envelope import Envelope, NewEvent
 from ledger.errors import BadInput, NotFound, RuleRefused
@@ -87,7 +88,7 @@ def spend_luck(store, campaign, name: str, *, mode: str, why: str, actor: str, r
         else:
             text, whose = expression, character if mode == "reroll" else None
             about = "luck re-roll of a roll made off the ledger"
-        batch = Batch(ctx, hand)
+        batch = Batch(ctx, dice_of(ctx, hand))
         rerolled, _, _ = batch.roll(text, character=whose, why=f"{about} ({character}, 003 l.313): {why}")
         batch.add(character_stream(character), LuckChanged(
             character=character, delta=-1, reason="spent", cap=int(ctx.campaign.settings["luck_cap"]),
@@ -240,7 +241,7 @@ def wound(store, campaign, name: str, *, actor: str, hand: Optional[Sequence[int
           game_date: Optional[str] = None, ruling: Optional[str] = None):
     def decide(ctx: Context) -> list[NewEvent]:
         character, s = skirmisher(ctx, name)
-        batch = Batch(ctx, hand)
+        batch = Batch(ctx, dice_of(ctx, hand))
         _wound_roll(batch, character, len(s.wounds) + 1)
         return batch.done()
 
@@ -263,7 +264,7 @@ def heal(store, campaign, name: str, number: int, *, healer: str, actor: str, sk
         who, rating = healing_skill(ctx, healer, skill)
         ladder = in_force(ctx.campaign.settings, "skill_bonus")
         bonus = rules.SKILL_BONUS[ladder][rating]
-        batch = Batch(ctx, hand)
+        batch = Batch(ctx, dice_of(ctx, hand))
         roll, faces, natural = batch.roll("2d6", character=character, why=f"{who} heals wound {number}")
         total = natural + bonus
         result = rules.healing_result(natural, total)
@@ -305,7 +306,7 @@ def check_open_wounds(store, campaign, name: str, *, actor: str, hand: Optional[
         open_wounds = [w for w in s.wounds if w["result"] == "open" and w["state"] == "unhealed"]
         if not open_wounds:
             raise RuleRefused(f"{character} has no open wound to check")
-        batch = Batch(ctx, hand)
+        batch = Batch(ctx, dice_of(ctx, hand))
         for w in open_wounds:  # l.124: "roll a d6 and die on a 1"
             roll, _, die = batch.roll("1d6", character=character, why=f"open wound {w['number']}")
             batch.add(character_stream(character), OpenWoundChecked(character=character, wound=w["number"], die=die,

@@ -7,6 +7,7 @@ from typing import Optional, Sequence
 from commands.base import character_stream, clean_name, find_character, player_stream, record
 from projections.reading import Context
 from commands.batch import Batch
+from commands.dice import dice_of
 from commands.skirmish import start_skirmisher
 from commands.wolves import outfit_into
 from ledger.envelope import Envelope, NewEvent
@@ -83,7 +84,7 @@ def new_character(store: Store, campaign: Optional[str], name: str, *, player: s
             skills=_ratings(ctx, skills or {}, coeac.canonical_skill, coeac.SKILLS, "Skill"),
             saves=_ratings(ctx, saves or {}, coeac.canonical_save, coeac.SAVES, "Save"),
             max_hp=max_hp, opening=balances, owed_boons=owner.owed_boons, **legacy_fields)
-        batch = Batch(ctx, hand)
+        batch = Batch(ctx, dice_of(ctx, hand))
         batch.add(character_stream(name), event)
         if ctx.campaign.runs("wolves"):
             outfit_into(batch, name, spend or [])
@@ -148,7 +149,7 @@ def retire(store: Store, campaign: Optional[str], name: str, *, actor: str,
             if session.is_activated(character.name):
                 raise RuleRefused(f"{character.name} is activated for session {session.number} and cannot retire in it")
         skill_points, wealth_ranks = coeac.retirement_legacy(character.boons, character.wealth)
-        batch = Batch(ctx, hand)
+        batch = Batch(ctx, dice_of(ctx, hand))
         faction = clean_name(rep_faction, "--rep-faction") if rep_faction else None
         batch.add(character_stream(character.name), CharacterRetired(
             name=character.name, player=character.player, boons=character.boons, wealth=character.wealth,

@@ -8,6 +8,7 @@ from typing import Optional, Sequence
 from commands.base import character_stream, clean_name, clean_text, find_character, record
 from projections.reading import Context
 from commands.batch import Batch
+from commands.dice import dice_of
 from ledger.envelope import NewEvent
 from ledger.errors import BadInput, NotFound, RuleRefused
 from ledger.events.wolves import (
@@ -24,7 +25,7 @@ from ledger.names import key
 def outfit_into(batch: Batch, character: str, spend: Sequence[str]) -> None:
     """l.25-56: roll the start, buy equipment from the hacksilver at the list's
     prices, lose the rest."""
-    rounding = in_force(batch.ctx.campaign.settings, "languages_rounding")
+    rounding = in_force(batch.state.campaign.settings, "languages_rounding")
     scores = {}
     for name in rules.CHARACTERISTICS:
         _, _, scores[name] = batch.roll(rules.CHARACTERISTIC_ROLL, character=character, why=name)
@@ -236,7 +237,7 @@ def make_boast(store, campaign, name: str, boast: str, *, reward: str, actor: st
         rival = clean_name(raised_by, "--raised-by") if raised_by else None
         if rival is not None and key(rival) == key(character):
             raise BadInput("a friend or rival raises the stakes (000 l.270), not the boaster: give another --raised-by")
-        batch = Batch(ctx, hand)
+        batch = Batch(ctx, dice_of(ctx, hand))
         if not refused:
             _boast(batch, character, boast, field_name, complications, raised_by=rival)
             return batch.done()
