@@ -6,9 +6,10 @@ from typing import Optional, Sequence
 
 from ledger import settings
 from commands.base import acting, character_stream, find_character, record
-from projections.reading import Context
 from commands.batch import Batch
 from commands.dice import dice_of
+from commands.dice_sources import Dice
+from commands.state import State, state_of
 from ledger.envelope import Envelope, NewEvent
 from ledger.errors import BadInput, RuleRefused
 from ledger.events.coeac import (DownAndOutRolled, GearBroken, MaxHpChanged, MedicalAidRolled, SaveLost,
@@ -20,7 +21,7 @@ from ledger.names import key
 from projections.stable import Character
 
 
-def down_and_out(batch: Batch, character: Character, why: str = "Down and Out") -> bool:
+def down_and_out_table(batch: Batch, character: Character, why: str = "Down and Out") -> bool:
     """Roll 2d6 on the table and add its consequences; True if the character died."""
     name, stream = character.name, character_stream(character.name)
     roll, _, total = batch.roll("2d6", character=name, why=why)
@@ -102,28 +103,31 @@ def _lower(batch: Batch, character: Character, rolled, field: str, names: tuple[
 AID_OB = 3  # l.100: "If you receive medical aid by the end of the scene (Medicine Ob 3)"
 
 
+def down_and_out(state: State, name: str, dice: Dice, *, aid_by: Optional[str] = None,
+                 aid_bonus: int = 0) -> list[NewEvent]:
+    """The Down and Out table; with ``aid_by``, first the helper's Medicine test
+    (l.100), and the table only if it passes."""
+    state.require("coeac")
+    batch = Batch(state, dice)
+    character = find_character(state, name)
+    if aid_by is not None and not _aided(state, batch, character, aid_by, aid_bonus):
+        return batch.done()
+    down_and_out_table(batch, character)
+    return batch.done()
+
+
 def roll_down_and_out(store: Store, campaign: Optional[str], name: str, *, actor: str,
                       hand: Optional[Sequence[int]] = None, aid_by: Optional[str] = None, aid_bonus: int = 0,
                       game_date: Optional[str] = None, ruling: Optional[str] = None) -> list[Envelope]:
-    """The Down and Out table; with ``aid_by``, first the helper's Medicine test
-    (l.100), and the table only if it passes."""
-
-    def decide(ctx: Context) -> list[NewEvent]:
-        ctx.require("coeac")
-        batch = Batch(ctx, dice_of(ctx, hand))
-        character = find_character(ctx, name)
-        if aid_by is not None and not _aided(ctx, batch, character, aid_by, aid_bonus):
-            return batch.done()
-        down_and_out(batch, character)
-        return batch.done()
-
-    return record(store, campaign, actor, decide, game_date=game_date, ruling=ruling)
+    return record(store, campaign, actor, lambda ctx: down_and_out(
+        state_of(ctx), name, dice_of(ctx, hand), aid_by=aid_by, aid_bonus=aid_bonus),
+        game_date=game_date, ruling=ruling)
 
 
-def _aided(ctx: Context, batch: Batch, character: Character, aid_by: str, bonus: int) -> bool:
+def _aided(state: State, batch: Batch, character: Character, aid_by: str, bonus: int) -> bool:
     """The helper's Medicine test: 2 dice plus the rating (l.18), plus bonus or
     penalty dice (l.38), against Ob 3. Recorded whatever the result."""
-    helper = acting(ctx, aid_by)
+    helper = acting(state, aid_by)
     if key(helper.name) == key(character.name):
         raise RuleRefused(f"{character.name} is down and out and cannot give medical aid to themselves (004 l.100)")
     if character.hp is not None and character.hp > 0:

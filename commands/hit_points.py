@@ -6,10 +6,11 @@ from __future__ import annotations
 from typing import Optional, Sequence
 
 from ledger import settings
-from commands.base import acting, character_stream, clean_text, find_character, record, record_one
-from projections.reading import Context
+from commands.base import acting, character_stream, clean_text, find_character, record
 from commands.batch import Batch
 from commands.dice import dice_of
+from commands.dice_sources import Dice
+from commands.state import State, state_of
 from commands.boons import pool_of
 from commands.inventory import depletion_check
 from ledger.envelope import Envelope, NewEvent
@@ -22,8 +23,8 @@ from ledger.names import key
 from projections.stable import Character
 
 
-def _tracked(ctx: Context, name: str) -> Character:
-    character = acting(ctx, name)
+def _tracked(state: State, name: str) -> Character:
+    character = acting(state, name)
     if character.hp is None:
         raise RuleRefused(f"{character.name} has no maximum HP on record, so no HP to track")
     return character
@@ -34,89 +35,94 @@ def _at_least_one(amount: int, what: str) -> None:
         raise BadInput(f"{what} is at least 1")
 
 
+def damage_taken(state: State, name: str, amount: int, why: str) -> list[NewEvent]:
+    """l.88: Bonus HP take damage first; l.100: at 0 HP the character is down and out."""
+    _at_least_one(amount, "damage")
+    c = _tracked(state, name)
+    from_bonus = min(amount, c.bonus_hp)
+    from_hp = min(amount - from_bonus, c.hp)
+    return [NewEvent(character_stream(c.name), HpDamaged(
+        character=c.name, damage=amount, from_bonus=from_bonus, from_hp=from_hp, hp_before=c.hp, why=why),
+        game_time=state.today)]
+
+
 def damage(store: Store, campaign: Optional[str], name: str, amount: int, *, why: str, actor: str,
            game_date: Optional[str] = None, ruling: Optional[str] = None) -> Envelope:
-    """l.88: Bonus HP take damage first; l.100: at 0 HP the character is down and out."""
     why = clean_text(why, "--why")
+    return record(store, campaign, actor, lambda ctx: damage_taken(state_of(ctx), name, amount, why),
+                  game_date=game_date, ruling=ruling)[0]
 
-    def decide(ctx: Context) -> NewEvent:
-        _at_least_one(amount, "damage")
-        c = _tracked(ctx, name)
-        from_bonus = min(amount, c.bonus_hp)
-        from_hp = min(amount - from_bonus, c.hp)
-        return NewEvent(character_stream(c.name), HpDamaged(
-            character=c.name, damage=amount, from_bonus=from_bonus, from_hp=from_hp, hp_before=c.hp, why=why),
-            game_time=ctx.today)
 
-    return record_one(store, campaign, actor, decide, game_date=game_date, ruling=ruling)
+def healing(state: State, name: str, amount: int, why: str) -> list[NewEvent]:
+    """HP regained up to the maximum; Bonus HP are never regained (l.89)."""
+    _at_least_one(amount, "healing")
+    c = _tracked(state, name)
+    if c.hp >= c.max_hp:
+        raise RuleRefused(f"{c.name} is at full HP ({c.hp} of {c.max_hp})")
+    return [NewEvent(character_stream(c.name), HpHealed(
+        character=c.name, requested=amount, healed=min(amount, c.max_hp - c.hp), why=why), game_time=state.today)]
 
 
 def heal(store: Store, campaign: Optional[str], name: str, amount: int, *, why: str, actor: str,
          game_date: Optional[str] = None, ruling: Optional[str] = None) -> Envelope:
-    """HP regained up to the maximum; Bonus HP are never regained (l.89)."""
     why = clean_text(why, "--why")
+    return record(store, campaign, actor, lambda ctx: healing(state_of(ctx), name, amount, why),
+                  game_date=game_date, ruling=ruling)[0]
 
-    def decide(ctx: Context) -> NewEvent:
-        _at_least_one(amount, "healing")
-        c = _tracked(ctx, name)
-        if c.hp >= c.max_hp:
-            raise RuleRefused(f"{c.name} is at full HP ({c.hp} of {c.max_hp})")
-        return NewEvent(character_stream(c.name), HpHealed(
-            character=c.name, requested=amount, healed=min(amount, c.max_hp - c.hp), why=why), game_time=ctx.today)
 
-    return record_one(store, campaign, actor, decide, game_date=game_date, ruling=ruling)
+def bonus_gained(state: State, name: str, amount: int, why: str) -> list[NewEvent]:
+    """l.88: Bonus HP from any source stack into one temporary pool."""
+    _at_least_one(amount, "a Bonus HP grant")
+    c = _tracked(state, name)
+    return [NewEvent(character_stream(c.name), BonusHpGained(character=c.name, amount=amount, why=why),
+                     game_time=state.today)]
 
 
 def gain_bonus(store: Store, campaign: Optional[str], name: str, amount: int, *, why: str, actor: str,
                game_date: Optional[str] = None, ruling: Optional[str] = None) -> Envelope:
-    """l.88: Bonus HP from any source stack into one temporary pool."""
     why = clean_text(why, "--why")
+    return record(store, campaign, actor, lambda ctx: bonus_gained(state_of(ctx), name, amount, why),
+                  game_date=game_date, ruling=ruling)[0]
 
-    def decide(ctx: Context) -> NewEvent:
-        _at_least_one(amount, "a Bonus HP grant")
-        c = _tracked(ctx, name)
-        return NewEvent(character_stream(c.name), BonusHpGained(character=c.name, amount=amount, why=why),
-                        game_time=ctx.today)
 
-    return record_one(store, campaign, actor, decide, game_date=game_date, ruling=ruling)
+def bonus_expired(state: State, name: str, why: str) -> list[NewEvent]:
+    """l.88: "at the end of the established period, any remaining bonus HP in the pool are lost"."""
+    c = _tracked(state, name)
+    if not c.bonus_hp:
+        raise RuleRefused(f"{c.name} has no Bonus HP to lose")
+    return [NewEvent(character_stream(c.name), BonusHpExpired(character=c.name, lost=c.bonus_hp, why=why),
+                     game_time=state.today)]
 
 
 def expire_bonus(store: Store, campaign: Optional[str], name: str, *, why: str, actor: str,
                  game_date: Optional[str] = None, ruling: Optional[str] = None) -> Envelope:
-    """l.88: "at the end of the established period, any remaining bonus HP in the pool are lost"."""
     why = clean_text(why, "--why")
+    return record(store, campaign, actor, lambda ctx: bonus_expired(state_of(ctx), name, why),
+                  game_date=game_date, ruling=ruling)[0]
 
-    def decide(ctx: Context) -> NewEvent:
-        c = _tracked(ctx, name)
-        if not c.bonus_hp:
-            raise RuleRefused(f"{c.name} has no Bonus HP to lose")
-        return NewEvent(character_stream(c.name), BonusHpExpired(character=c.name, lost=c.bonus_hp, why=why),
-                        game_time=ctx.today)
 
-    return record_one(store, campaign, actor, decide, game_date=game_date, ruling=ruling)
+def death(state: State, name: str, why: str) -> list[NewEvent]:
+    """A death the Down and Out table did not roll: a coup de grace (l.75), no
+    medical aid by the end of the Turn (l.100), a fatal mutation (l.312)…"""
+    c = find_character(state, name)
+    return [NewEvent(character_stream(c.name), CharacterDied(character=c.name, cause=why), game_time=state.today)]
 
 
 def die(store: Store, campaign: Optional[str], name: str, *, why: str, actor: str,
         game_date: Optional[str] = None, ruling: Optional[str] = None) -> Envelope:
-    """A death the Down and Out table did not roll: a coup de grace (l.75), no
-    medical aid by the end of the Turn (l.100), a fatal mutation (l.312)…"""
     why = clean_text(why, "--why")
-
-    def decide(ctx: Context) -> NewEvent:
-        c = find_character(ctx, name)
-        return NewEvent(character_stream(c.name), CharacterDied(character=c.name, cause=why), game_time=ctx.today)
-
-    return record_one(store, campaign, actor, decide, game_date=game_date, ruling=ruling)
+    return record(store, campaign, actor, lambda ctx: death(state_of(ctx), name, why),
+                  game_date=game_date, ruling=ruling)[0]
 
 
-def resting(ctx: Context, names: Sequence[str]) -> list[Character]:
+def resting(state: State, names: Sequence[str]) -> list[Character]:
     """Who rests: the characters named, or everyone activated in the open session."""
-    ctx.require("coeac")
+    state.require("coeac")
     if not names:
-        if ctx.session is None:
+        if state.session is None:
             raise BadInput("name the characters who rest (between sessions no party is out together)")
-        names = [n for n in ctx.session.activated.values() if ctx.world.stable.character(n).status == "active"]
-    party = [_tracked(ctx, n) for n in names]
+        names = [n for n in state.session.activated.values() if state.world.stable.character(n).status == "active"]
+    party = [_tracked(state, n) for n in names]
     if len({c.name for c in party}) != len(party):
         raise BadInput("a character is named twice")
     return party
@@ -125,53 +131,58 @@ def resting(ctx: Context, names: Sequence[str]) -> list[Character]:
 SHORT_REST_HP = 3  # l.115: "everyone in the party regains up to three Hit Points"
 
 
-def rest(store: Store, campaign: Optional[str], kind: str, names: Sequence[str], *, actor: str,
-         rations: Optional[str] = None, resources: Optional[dict[str, str]] = None,
-         hand: Optional[Sequence[int]] = None,
-         game_date: Optional[str] = None, ruling: Optional[str] = None) -> list[Envelope]:
+def rest_taken(state: State, kind: str, names: Sequence[str], dice: Dice, *, rations: Optional[str] = None,
+               chosen: Optional[dict[str, str]] = None) -> list[NewEvent]:
     """A short rest (l.115: up to three HP and a point of the Class Resource of
-    each character's choice, ``resources``, by default the core class's) or a
+    each character's choice, ``chosen`` by name key, by default the core class's) or a
     long rest (l.116: every lost HP; Class Resources under long_rest_resources)
     for each character of the party. With ``rations`` the Rations each carries
     are spent and checked for Depletion: a short rest needs a majority of the
     party to spend them, a long rest everyone who recovers."""
+    chosen = chosen or {}
+    batch = Batch(state, dice)
+    party = resting(state, names)
+    unknown = set(chosen) - {key(c.name) for c in party}
+    if unknown:
+        raise BadInput(f"--resource names {sorted(unknown)[0]}, who is not resting")
+    spenders = _spending(state, party, rations, kind)
+    rule = settings.in_force(state.campaign.settings, "long_rest_resources") if kind == "long" else None
+    for c in party:
+        healed = c.max_hp - c.hp if kind == "long" else min(SHORT_REST_HP, c.max_hp - c.hp)
+        resource, gained = None, 0
+        if kind == "short" and (c.resource_max or key(c.name) in chosen):
+            resource = pool_of(c, chosen.get(key(c.name)))
+            gained = 1 if c.resources[resource] < c.resource_max[resource] else 0
+        item = spenders.get(c.name)
+        rested = batch.add(character_stream(c.name), RestTaken(
+            character=c.name, kind=kind, healed=healed, resource=resource, resource_gained=gained,
+            resources_rule=rule, rations=item.name if item else None))
+        if item is not None and item.depletion is not None:  # l.115-116: then checked for Depletion
+            depletion_check(batch, c, item, why=f"{kind} rest", cause=rested)
+    return batch.done()
+
+
+def rest(store: Store, campaign: Optional[str], kind: str, names: Sequence[str], *, actor: str,
+         rations: Optional[str] = None, resources: Optional[dict[str, str]] = None,
+         hand: Optional[Sequence[int]] = None,
+         game_date: Optional[str] = None, ruling: Optional[str] = None) -> list[Envelope]:
+    """``resources``: the Class Resource each character regains on a short rest, by name."""
     if kind not in ("short", "long"):
         raise BadInput("a rest is short or long")
     rations = clean_text(rations, "--rations", LABEL_LIMIT) if rations is not None else None
     chosen = {key(k): v for k, v in (resources or {}).items()}
     if chosen and kind == "long":
         raise BadInput("--resource is a short rest's choice (004 l.115); a long rest follows long_rest_resources")
-
-    def decide(ctx: Context) -> list[NewEvent]:
-        batch = Batch(ctx, dice_of(ctx, hand))
-        party = resting(ctx, names)
-        unknown = set(chosen) - {key(c.name) for c in party}
-        if unknown:
-            raise BadInput(f"--resource names {sorted(unknown)[0]}, who is not resting")
-        spenders = _spending(ctx, party, rations, kind)
-        rule = settings.in_force(ctx.campaign.settings, "long_rest_resources") if kind == "long" else None
-        for c in party:
-            healed = c.max_hp - c.hp if kind == "long" else min(SHORT_REST_HP, c.max_hp - c.hp)
-            resource, gained = None, 0
-            if kind == "short" and (c.resource_max or key(c.name) in chosen):
-                resource = pool_of(c, chosen.get(key(c.name)))
-                gained = 1 if c.resources[resource] < c.resource_max[resource] else 0
-            item = spenders.get(c.name)
-            rested = batch.add(character_stream(c.name), RestTaken(
-                character=c.name, kind=kind, healed=healed, resource=resource, resource_gained=gained,
-                resources_rule=rule, rations=item.name if item else None))
-            if item is not None and item.depletion is not None:  # l.115-116: then checked for Depletion
-                depletion_check(batch, c, item, why=f"{kind} rest", cause=rested)
-        return batch.done()
-
-    return record(store, campaign, actor, decide, game_date=game_date, ruling=ruling)
+    return record(store, campaign, actor, lambda ctx: rest_taken(
+        state_of(ctx), kind, names, dice_of(ctx, hand), rations=rations, chosen=chosen),
+        game_date=game_date, ruling=ruling)
 
 
-def _spending(ctx: Context, party: list[Character], rations: Optional[str], kind: str) -> dict:
+def _spending(state: State, party: list[Character], rations: Optional[str], kind: str) -> dict:
     """Who of the party spends the Rations named, each with the item spent."""
     if not rations:
         return {}
-    carried = {c.name: ctx.world.inventory.item(c.name, rations) for c in party}
+    carried = {c.name: state.world.inventory.item(c.name, rations) for c in party}
     spenders = {name: item for name, item in carried.items() if item is not None}
     without = [c.name for c in party if c.name not in spenders]
     if kind == "long" and without:

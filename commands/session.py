@@ -10,7 +10,7 @@ from projections.reading import Context
 from commands.batch import Batch
 from commands.checkpoints import signed_at_close
 from commands.dice import CLIENT_SEED_LIMIT, dice_of, epoch_stream, reveal_events
-from commands.hazards import down_and_out
+from commands.hazards import down_and_out_table
 from commands.skirmish import refresh_luck
 from commands.xp import safe_time
 from ledger.envelope import Envelope, NewEvent
@@ -199,7 +199,7 @@ def close_session(store: Store, campaign: Optional[str], *, actor: str, game_dat
                 continue
             given = hands.get(key(character.name))
             batch.dice = dice_of(ctx, given) if given is not None else derived
-            if down_and_out(batch, character, why="Down and Out: no safe haven at session end (004 l.629)"):
+            if down_and_out_table(batch, character, why="Down and Out: no safe haven at session end (004 l.629)"):
                 dead.add(key(character.name))
             if batch.dice.left():
                 raise BadInput(f"--dice gave {character.name} {batch.dice.left()} face(s) more than needed")
