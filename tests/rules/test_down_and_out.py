@@ -59,7 +59,8 @@ def test_impairment_lowers_two_random_skills_and_a_lone_one_needs_no_roll(t):
     # 004 l.108: "8 | Impairment: Two random Skills decrease by one point each"
     events = down_and_out(t.state(), "Bo", dice(4, 4, 2))
     reduced = [e.event for e in events if isinstance(e.event, SkillReduced)]
-    assert [(r.skill, r.among) for r in reduced] == [("Stealth", ["Athletics", "Stealth"]), ("Athletics", ["Athletics"])]
+    assert [(r.skill, r.among) for r in reduced] == [("Stealth", ["Athletics", "Stealth"]),
+                                                     ("Athletics", ["Athletics"])]
     assert rolls(events) == [[4, 4], [2]]
 
 
