@@ -6,7 +6,7 @@ text it records."""
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Callable, Optional, Sequence
+from typing import Callable, Optional, Sequence, Union
 
 from commands import late_facts
 from ledger import text
@@ -15,8 +15,13 @@ from ledger.errors import NotFound, RuleRefused
 from ledger.names import key
 from ledger.store import Store
 from projections import replay
+from commands.state import State
 from projections.reading import Context, load
 from projections.stable import Character
+
+# What the helpers below read: a decision's State, or the Context of a command
+# that reads the log itself (a session's reveal, a luck re-roll) and decides against it.
+Reads = Union[State, Context]
 
 
 def record(store: Store, name: Optional[str], actor: str,
@@ -74,22 +79,22 @@ def player_stream(name: str) -> str:
     return f"player:{key(name)}"
 
 
-def find_character(ctx: Context, name: str, *, active: bool = True) -> Character:
-    character = ctx.world.stable.character(name)
+def find_character(state: Reads, name: str, *, active: bool = True) -> Character:
+    character = state.world.stable.character(name)
     if character is None:
-        raise NotFound(f"no character named {name!r} in campaign {ctx.name} (see `tally char list`)")
+        raise NotFound(f"no character named {name!r} in campaign {state.name} (see `tally char list`)")
     if active and character.status != "active":
         raise RuleRefused(f"{character.name} is {character.status}: only active characters can do that")
     return character
 
 
-def acting(ctx: Context, name: str) -> Character:
+def acting(state: Reads, name: str) -> Character:
     """An active character who may act now: during a session, only the activated ones."""
-    ctx.require("coeac")
-    character = find_character(ctx, name)
-    if ctx.session is not None and not ctx.session.is_activated(character.name):
+    state.require("coeac")
+    character = find_character(state, name)
+    if state.session is not None and not state.session.is_activated(character.name):
         raise RuleRefused(
-            f"{character.name} is not activated in session {ctx.session.number}: the others in the stable "
+            f"{character.name} is not activated in session {state.session.number}: the others in the stable "
             "are busy elsewhere (004 l.496)"
         )
     return character

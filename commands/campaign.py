@@ -7,7 +7,7 @@ from typing import Optional
 
 from ledger.calendar import calendar_from_spec, spec_for
 from commands.base import record
-from projections.reading import Context
+from commands.state import State, state_of
 from commands.dice import open_epoch
 from ledger.envelope import Envelope, NewEvent
 from ledger.errors import BadInput, RuleRefused
@@ -52,15 +52,16 @@ def create(store: Store, name: str, *, rules: str, calendar: str, start: str,
         return tx.append(name, events, actor=actor, expected=expected)
 
 
+def setting_changed(state: State, key: str, value: str) -> list[NewEvent]:
+    checked = check(key, value, list(state.campaign.rules))
+    # in force, not only recorded: a setting newer than the campaign has its default
+    previous = in_force(state.campaign.settings, key)
+    if previous == checked:
+        raise RuleRefused(f"{key} is already {checked}")
+    return [NewEvent("campaign", SettingChanged(key=key, value=checked, previous=previous),
+                     game_time=state.today)]
+
+
 def set_setting(store: Store, campaign: Optional[str], key: str, value: str, *,
                 actor: str) -> list[Envelope]:
-    def decide(ctx: Context) -> list[NewEvent]:
-        checked = check(key, value, list(ctx.campaign.rules))
-        # in force, not only recorded: a setting newer than the campaign has its default
-        previous = in_force(ctx.campaign.settings, key)
-        if previous == checked:
-            raise RuleRefused(f"{key} is already {checked}")
-        return [NewEvent("campaign", SettingChanged(key=key, value=checked, previous=previous),
-                         game_time=ctx.today)]
-
-    return record(store, campaign, actor, decide)
+    return record(store, campaign, actor, lambda ctx: setting_changed(state_of(ctx), key, value))

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Optional
 
 from commands.base import character_stream, clean_name, clean_text, find_character, record
+from commands.state import State, state_of
 from projections.reading import Context
 from ledger.envelope import Envelope, NewEvent
 from ledger.errors import NotFound, RuleRefused
@@ -52,22 +53,23 @@ def _lost_in(ctx: Context, character: str, follower: str, session: int) -> bool:
                for e in ctx.events(types=["follower.lost"], session=session))
 
 
+def follower_lost(state: State, character: str, name: str, why: str) -> list[NewEvent]:
+    state.require("coeac")
+    owner = find_character(state, character, active=False)
+    follower = next(((f, feat) for f, feat in owner.followers if key(f) == key(name)), None)
+    if follower is None:
+        raise NotFound(f"{owner.name} has no Follower named {name!r}")
+    # l.559: a Follower carried three Slots; what they carried must fit what is left.
+    room_check(owner, state.world.inventory.of(owner.name), followers=len(owner.followers) - 1)
+    # l.616: a Follower gained through the fiction is simply lost; a Feat's can be refilled.
+    ready = state.today + RECRUITING_DAYS if follower[1] else None
+    return [NewEvent(character_stream(owner.name), FollowerLost(
+        character=owner.name, name=follower[0], why=why, feat=follower[1], ready_day=ready),
+        game_time=state.today)]
+
+
 def lose(store, campaign, character: str, name: str, *, why: str, actor: str,
          game_date: Optional[str] = None, ruling: Optional[str] = None) -> Envelope:
     why = clean_text(why, "--why")
-
-    def decide(ctx: Context) -> list[NewEvent]:
-        ctx.require("coeac")
-        owner = find_character(ctx, character, active=False)
-        follower = next(((f, feat) for f, feat in owner.followers if key(f) == key(name)), None)
-        if follower is None:
-            raise NotFound(f"{owner.name} has no Follower named {name!r}")
-        # l.559: a Follower carried three Slots; what they carried must fit what is left.
-        room_check(owner, ctx.world.inventory.of(owner.name), followers=len(owner.followers) - 1)
-        # l.616: a Follower gained through the fiction is simply lost; a Feat's can be refilled.
-        ready = ctx.today + RECRUITING_DAYS if follower[1] else None
-        return [NewEvent(character_stream(owner.name), FollowerLost(
-            character=owner.name, name=follower[0], why=why, feat=follower[1], ready_day=ready),
-            game_time=ctx.today)]
-
-    return record(store, campaign, actor, decide, game_date=game_date, ruling=ruling)[0]
+    return record(store, campaign, actor, lambda ctx: follower_lost(state_of(ctx), character, name, why),
+                  game_date=game_date, ruling=ruling)[0]

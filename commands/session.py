@@ -10,6 +10,7 @@ from projections.reading import Context
 from commands.batch import Batch
 from commands.checkpoints import signed_at_close
 from commands.dice import CLIENT_SEED_LIMIT, dice_of, epoch_stream, reveal_events
+from commands.state import state_of
 from commands.hazards import down_and_out_table
 from commands.skirmish import refresh_luck
 from commands.xp import safe_time
@@ -209,9 +210,9 @@ def close_session(store: Store, campaign: Optional[str], *, actor: str, game_dat
                 _boon(ctx, batch, session, character, dead)
             if ctx.campaign.runs("skirmish") and key(character.name) not in dead \
                     and ctx.campaign.settings["luck_refresh"] == "session":
-                refresh_luck(ctx, batch, character.name)
+                refresh_luck(state_of(ctx), batch, character.name)
             if ctx.campaign.runs("xp") and key(character.name) not in dead:  # safe time: levels, hit dice
-                safe_time(ctx, batch, character.name)
+                safe_time(state_of(ctx), batch, character.name)
         batch.events += reveal_events(ctx, session.number, rolls_in_batch=batch.derived, game_time=end)
         batch.add(session_stream(session.number), SessionClosed(
             number=session.number, start=session.start, end=end, havens=sorted(safe)))

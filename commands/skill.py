@@ -6,9 +6,10 @@ from __future__ import annotations
 from typing import Optional, Sequence
 
 from commands.base import character_stream, clean_text, find_character, record
-from projections.reading import Context
 from commands.batch import Batch
 from commands.dice import dice_of
+from commands.dice_sources import Dice
+from commands.state import State, state_of
 from commands.xp import in_safe_time
 from ledger.envelope import NewEvent, Pending
 from ledger.errors import BadInput, RuleRefused
@@ -20,10 +21,10 @@ from projections.xp import Progress
 MAX_MODIFIER = 20  # attribute modifiers run -3 to +3 (l.184); encumbrance and the like add a few more
 
 
-def _adventurer(ctx: Context, name: str) -> tuple[str, Progress]:
-    ctx.require("xp")
-    character = find_character(ctx, name)
-    return character.name, ctx.world.xp.of(character.name)
+def _adventurer(state: State, name: str) -> tuple[str, Progress]:
+    state.require("xp")
+    character = find_character(state, name)
+    return character.name, state.world.xp.of(character.name)
 
 
 def attribute_named(text: str) -> str:
@@ -38,7 +39,7 @@ def _no_hit_dice(character: str, p: Progress) -> RuleRefused:
                        "they come back in safe time, or one a turn on a CON roll (`tally hd restore`)")
 
 
-def _skill_roll(ctx: Context, batch: Batch, character: str, progress: Progress, *, attribute: str, modifier: int,
+def _skill_roll(state: State, batch: Batch, character: str, progress: Progress, *, attribute: str, modifier: int,
                 expertise: Optional[str], hit_die: bool, why: str) -> tuple[Pending, str]:
     """Roll and record one skill roll; its event and its result."""
     if abs(modifier) > MAX_MODIFIER:
@@ -54,8 +55,8 @@ def _skill_roll(ctx: Context, batch: Batch, character: str, progress: Progress, 
         if area[1] != attribute:
             raise RuleRefused(f"{character}'s expertise in {area[0]} relates to {area[1]} only, not {attribute} "
                               "(002 l.95: \"once it's set, it's set\")")
-        if ctx.period in progress.expertise_periods:
-            raise RuleRefused(f"{character} has already called on expertise in this {ctx.period.split()[0]}: "
+        if state.period in progress.expertise_periods:
+            raise RuleRefused(f"{character} has already called on expertise in this {state.period.split()[0]}: "
                               "once per session (002 l.94)")
     if hit_die and progress.hit_dice_left < 1:
         raise _no_hit_dice(character, progress)
@@ -66,93 +67,100 @@ def _skill_roll(ctx: Context, batch: Batch, character: str, progress: Progress, 
     stream = character_stream(character)
     rolled = batch.add(stream, SkillRolled(
         character=character, attribute=attribute, modifier=modifier, expertise=area[0] if area else None,
-        hit_die=hit_die, natural=natural, total=total, result=result, why=why, period=ctx.period), cause=roll)
+        hit_die=hit_die, natural=natural, total=total, result=result, why=why, period=state.period), cause=roll)
     if hit_die:  # l.75: "A hit dice can be expended to add +1 to any other roll"
         batch.add(stream, HitDiceSpent(character=character, count=1, on="roll", why=f"+1 to a skill roll: {why}",
                                        left=progress.hit_dice_left), cause=rolled)
     return rolled, result
 
 
+def skill_roll(state: State, name: str, attribute: str, why: str, dice: Dice, *, modifier: int = 0,
+               expertise: Optional[str] = None, hit_die: bool = False) -> list[NewEvent]:
+    """l.160-179: 2D6 + modifiers against the skill table; a 12 grants new expertise."""
+    character, progress = _adventurer(state, name)
+    batch = Batch(state, dice)
+    _skill_roll(state, batch, character, progress, attribute=attribute, modifier=modifier,
+                expertise=expertise, hit_die=hit_die, why=why)
+    return batch.done()
+
+
 def skill(store, campaign, name: str, attribute: str, *, why: str, actor: str, modifier: int = 0,
           expertise: Optional[str] = None, hit_die: bool = False, hand: Optional[Sequence[int]] = None,
           game_date: Optional[str] = None, ruling: Optional[str] = None):
-    """l.160-179: 2D6 + modifiers against the skill table; a 12 grants new expertise."""
     why = clean_text(why, "--why")
     attribute = attribute_named(attribute)
+    return record(store, campaign, actor, lambda ctx: skill_roll(
+        state_of(ctx, period=True), name, attribute, why, dice_of(ctx, hand), modifier=modifier, expertise=expertise,
+        hit_die=hit_die), game_date=game_date, ruling=ruling)
 
-    def decide(ctx: Context) -> list[NewEvent]:
-        character, progress = _adventurer(ctx, name)
-        batch = Batch(ctx, dice_of(ctx, hand))
-        _skill_roll(ctx, batch, character, progress, attribute=attribute, modifier=modifier,
-                    expertise=expertise, hit_die=hit_die, why=why)
-        return batch.done()
 
-    return record(store, campaign, actor, decide, game_date=game_date, ruling=ruling)
+def expertise_gained(state: State, name: str, area: str, attribute: str) -> list[NewEvent]:
+    """l.94-95, l.105, l.179: the first area, one for each odd level, one for each skill roll of 12."""
+    character, progress = _adventurer(state, name)
+    if progress.area(area) is not None:
+        raise RuleRefused(f"{character} already has expertise in {progress.area(area)[0]}")
+    held, claims = len(progress.expertise), progress.expertise_claims
+    if held >= claims:
+        raise RuleRefused(f"{character} holds {held} area(s) of expertise, all that level {progress.highest} "
+                          "allows: another comes with an odd level (3, 5…) or a skill roll of 12 "
+                          "(002 l.105, l.179)")
+    return [NewEvent(character_stream(character), ExpertiseGained(
+        character=character, area=area, attribute=attribute, claims=claims, held=held), game_time=state.today)]
 
 
 def add_expertise(store, campaign, name: str, area: str, *, attribute: str, actor: str,
                   game_date: Optional[str] = None, ruling: Optional[str] = None):
-    """l.94-95, l.105, l.179: the first area, one for each odd level, one for each skill roll of 12."""
     area = clean_text(area, "the area of expertise", LABEL_LIMIT)
     attribute = attribute_named(attribute)
+    return record(store, campaign, actor, lambda ctx: expertise_gained(state_of(ctx), name, area, attribute),
+                  game_date=game_date, ruling=ruling)
 
-    def decide(ctx: Context) -> list[NewEvent]:
-        character, progress = _adventurer(ctx, name)
-        if progress.area(area) is not None:
-            raise RuleRefused(f"{character} already has expertise in {progress.area(area)[0]}")
-        held, claims = len(progress.expertise), progress.expertise_claims
-        if held >= claims:
-            raise RuleRefused(f"{character} holds {held} area(s) of expertise, all that level {progress.highest} "
-                              "allows: another comes with an odd level (3, 5…) or a skill roll of 12 "
-                              "(002 l.105, l.179)")
-        return [NewEvent(character_stream(character), ExpertiseGained(
-            character=character, area=area, attribute=attribute, claims=claims, held=held), game_time=ctx.today)]
 
-    return record(store, campaign, actor, decide, game_date=game_date, ruling=ruling)
+def hit_dice_spent(state: State, name: str, count: int, on: str, why: str) -> list[NewEvent]:
+    """l.74-76: any number added to a save roll; one for +1 to any other roll."""
+    character, progress = _adventurer(state, name)
+    if on not in ("save", "roll"):
+        raise BadInput(f"--on is save or roll, not {on!r}")
+    if count < 1:
+        raise BadInput("spend at least 1 hit die")
+    if on == "roll" and count > 1:
+        raise RuleRefused("one hit die adds +1 to a roll other than a save (002 l.75); "
+                          "any number may go to a save roll (--on save)")
+    if count > progress.hit_dice_left:
+        raise _no_hit_dice(character, progress)
+    return [NewEvent(character_stream(character), HitDiceSpent(
+        character=character, count=count, on=on, why=why, left=progress.hit_dice_left), game_time=state.today)]
 
 
 def spend_hit_dice(store, campaign, name: str, count: int, *, on: str, why: str, actor: str,
                    game_date: Optional[str] = None, ruling: Optional[str] = None):
-    """l.74-76: any number added to a save roll; one for +1 to any other roll."""
     why = clean_text(why, "--why")
+    return record(store, campaign, actor, lambda ctx: hit_dice_spent(state_of(ctx), name, count, on, why),
+                  game_date=game_date, ruling=ruling)
 
-    def decide(ctx: Context) -> list[NewEvent]:
-        character, progress = _adventurer(ctx, name)
-        if on not in ("save", "roll"):
-            raise BadInput(f"--on is save or roll, not {on!r}")
-        if count < 1:
-            raise BadInput("spend at least 1 hit die")
-        if on == "roll" and count > 1:
-            raise RuleRefused("one hit die adds +1 to a roll other than a save (002 l.75); "
-                              "any number may go to a save roll (--on save)")
-        if count > progress.hit_dice_left:
-            raise _no_hit_dice(character, progress)
-        return [NewEvent(character_stream(character), HitDiceSpent(
-            character=character, count=count, on=on, why=why, left=progress.hit_dice_left), game_time=ctx.today)]
 
-    return record(store, campaign, actor, decide, game_date=game_date, ruling=ruling)
+def hit_dice_restored(state: State, name: str, dice: Dice, *, modifier: int = 0) -> list[NewEvent]:
+    """l.194-195: every spent hit die in safe time; on an expedition, one a turn
+    of adventure time on a successful CON skill roll."""
+    character, progress = _adventurer(state, name)
+    if not progress.hd_spent:
+        raise RuleRefused(f"{character} has spent no hit dice")
+    batch = Batch(state, dice)
+    stream = character_stream(character)
+    if in_safe_time(state, character):
+        if dice.left():  # faces given by hand, and no roll to read them
+            raise BadInput("in safe time hit dice come back without a roll: drop --dice")
+        batch.add(stream, HitDiceRestored(character=character, count=progress.hd_spent, how="safe_time"))
+        return batch.done()
+    rolled, result = _skill_roll(state, batch, character, progress, attribute="CON", modifier=modifier,
+                                 expertise=None, hit_die=False, why="to restore a hit die")
+    if rules.succeeded(result):
+        batch.add(stream, HitDiceRestored(character=character, count=1, how="con_roll"), cause=rolled)
+    return batch.done()
 
 
 def restore_hit_dice(store, campaign, name: str, *, actor: str, modifier: int = 0,
                      hand: Optional[Sequence[int]] = None, game_date: Optional[str] = None,
                      ruling: Optional[str] = None):
-    """l.194-195: every spent hit die in safe time; on an expedition, one a turn
-    of adventure time on a successful CON skill roll."""
-    def decide(ctx: Context) -> list[NewEvent]:
-        character, progress = _adventurer(ctx, name)
-        if not progress.hd_spent:
-            raise RuleRefused(f"{character} has spent no hit dice")
-        batch = Batch(ctx, dice_of(ctx, hand))
-        stream = character_stream(character)
-        if in_safe_time(ctx, character):
-            if hand:
-                raise BadInput("in safe time hit dice come back without a roll: drop --dice")
-            batch.add(stream, HitDiceRestored(character=character, count=progress.hd_spent, how="safe_time"))
-            return batch.done()
-        rolled, result = _skill_roll(ctx, batch, character, progress, attribute="CON", modifier=modifier,
-                                     expertise=None, hit_die=False, why="to restore a hit die")
-        if rules.succeeded(result):
-            batch.add(stream, HitDiceRestored(character=character, count=1, how="con_roll"), cause=rolled)
-        return batch.done()
-
-    return record(store, campaign, actor, decide, game_date=game_date, ruling=ruling)
+    return record(store, campaign, actor, lambda ctx: hit_dice_restored(
+        state_of(ctx, period=True), name, dice_of(ctx, hand), modifier=modifier), game_date=game_date, ruling=ruling)

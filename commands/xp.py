@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import Optional
 
 from commands.base import character_stream, clean_text, find_character, record
-from projections.reading import Context
 from commands.batch import Batch
+from commands.state import State, state_of
 from ledger.envelope import NewEvent
 from ledger.errors import BadInput, RuleRefused
 from ledger.events.xp import HitDiceRestored, LevelAttained, LevelLost, VowAbandoned, VowFulfilled, VowSworn, XpAwarded
@@ -14,33 +14,33 @@ from ledger.rules import xp as rules
 from ledger.settings import in_force
 
 
-def in_safe_time(ctx: Context, character: str) -> bool:
+def in_safe_time(state: State, character: str) -> bool:
     """l.195: levels are attained in safe time; a character out on this
     session's expedition is not in it until the session closes."""
-    return ctx.session is None or not ctx.session.is_activated(character)
+    return state.session is None or not state.session.is_activated(character)
 
 
-def attain(ctx: Context, batch: Batch, character: str, xp_after: int) -> None:
+def attain(state: State, batch: Batch, character: str, xp_after: int) -> None:
     """A level.attained event for every level the XP now reaches."""
-    level = ctx.world.xp.of(character).level
+    level = state.world.xp.of(character).level
     for new in range(level + 1, rules.level_for(xp_after) + 1):
         batch.add(character_stream(character), LevelAttained(character=character, level=new,
                                                              benefit=rules.level_benefit(new)))
 
 
-def safe_time(ctx: Context, batch: Batch, character: str) -> None:
+def safe_time(state: State, batch: Batch, character: str) -> None:
     """l.195: in safe time "expended hit dice are restored; levels from acquired XP are attained"."""
-    progress = ctx.world.xp.of(character)
+    progress = state.world.xp.of(character)
     if progress.hd_spent:
         batch.add(character_stream(character), HitDiceRestored(character=character, count=progress.hd_spent,
                                                                how="safe_time"))
-    attain(ctx, batch, character, progress.xp)
+    attain(state, batch, character, progress.xp)
 
 
-def award_into(ctx: Context, batch: Batch, character: str, amount: int, *, source: str, why: str,
+def award_into(state: State, batch: Batch, character: str, amount: int, *, source: str, why: str,
                treasure: Optional[int] = None, treasure_rule: Optional[str] = None) -> None:
-    progress = ctx.world.xp.of(character)
-    rounding = ctx.campaign.settings["vow_rounding"] if treasure is not None else None
+    progress = state.world.xp.of(character)
+    rounding = state.campaign.settings["vow_rounding"] if treasure is not None else None
     batch.add(character_stream(character), XpAwarded(
         character=character, amount=amount, source=source, why=why, treasure=treasure,
         vow_open=progress.vow is not None, rounding=rounding, treasure_rule=treasure_rule))
@@ -50,122 +50,128 @@ def award_into(ctx: Context, batch: Batch, character: str, amount: int, *, sourc
         # safe time or not (safe time is when levels are *attained*, l.195).
         batch.add(character_stream(character), LevelLost(character=character, level=rules.level_for(after),
                                                          from_level=progress.level, xp=after))
-    elif in_safe_time(ctx, character):
-        attain(ctx, batch, character, after)
+    elif in_safe_time(state, character):
+        attain(state, batch, character, after)
 
 
-def _treasure_award(ctx: Context, batch: Batch, character: str, units: int, rule: str, why: str) -> None:
+def _treasure_award(state: State, batch: Batch, character: str, units: int, rule: str, why: str) -> None:
     """l.107-108: 1 XP per unit of treasure; l.113-114: only half while a vow is open."""
-    vow_open = ctx.world.xp.of(character).vow is not None
-    award_into(ctx, batch, character, rules.treasure_xp(units, vow_open, ctx.campaign.settings["vow_rounding"]),
+    vow_open = state.world.xp.of(character).vow is not None
+    award_into(state, batch, character, rules.treasure_xp(units, vow_open, state.campaign.settings["vow_rounding"]),
                source="treasure", why=why + (" (halved: a vow is open)" if vow_open else ""), treasure=units,
                treasure_rule=rule)
 
 
-def treasure_into(ctx: Context, batch: Batch, shares: dict[str, int]) -> None:
+def treasure_into(state: State, batch: Batch, shares: dict[str, int]) -> None:
     """A share of treasure is XP when seized (treasure_xp seized); otherwise it
     waits, held, until it is spent (`tally xp C N --spent`)."""
-    if in_force(ctx.campaign.settings, "treasure_xp") != "seized":
+    if in_force(state.campaign.settings, "treasure_xp") != "seized":
         return
     for character, units in shares.items():
         if units > 0:
-            _treasure_award(ctx, batch, character, units, "seized", f"{units} units of treasure")
+            _treasure_award(state, batch, character, units, "seized", f"{units} units of treasure")
+
+
+def xp_awarded(state: State, name: str, amount: int, why: str, *, spent: bool = False) -> list[NewEvent]:
+    state.require("xp")
+    character = find_character(state, name)
+    progress = state.world.xp.of(character.name)
+    batch = Batch(state)
+    if spent:
+        _spent(state, batch, character.name, amount, why)
+        return batch.done()
+    if amount == 0:
+        raise BadInput("an award of 0 XP changes nothing")
+    if progress.xp + amount < 0:
+        raise RuleRefused(f"{character.name} has {progress.xp} XP; cannot take away {-amount}")
+    award_into(state, batch, character.name, amount, source="referee", why=why)
+    return batch.done()
 
 
 def award(store, campaign, name: str, amount: int, *, why: str, actor: str, spent: bool = False,
           game_date: Optional[str] = None, ruling: Optional[str] = None):
     why = clean_text(why, "--why")
-
-    def decide(ctx: Context) -> list[NewEvent]:
-        ctx.require("xp")
-        character = find_character(ctx, name)
-        progress = ctx.world.xp.of(character.name)
-        batch = Batch(ctx)
-        if spent:
-            _spent(ctx, batch, character.name, amount, why)
-            return batch.done()
-        if amount == 0:
-            raise BadInput("an award of 0 XP changes nothing")
-        if progress.xp + amount < 0:
-            raise RuleRefused(f"{character.name} has {progress.xp} XP; cannot take away {-amount}")
-        award_into(ctx, batch, character.name, amount, source="referee", why=why)
-        return batch.done()
-
-    return record(store, campaign, actor, decide, game_date=game_date, ruling=ruling)
+    return record(store, campaign, actor, lambda ctx: xp_awarded(state_of(ctx), name, amount, why, spent=spent),
+                  game_date=game_date, ruling=ruling)
 
 
-def _spent(ctx: Context, batch: Batch, character: str, units: int, why: str) -> None:
+def _spent(state: State, batch: Batch, character: str, units: int, why: str) -> None:
     """Treasure spent, under treasure_xp spent: its XP now (002 l.107, "expenditure")."""
-    rule = in_force(ctx.campaign.settings, "treasure_xp")
+    rule = in_force(state.campaign.settings, "treasure_xp")
     if rule != "spent":
         raise RuleRefused("treasure_xp is seized: treasure gave its XP when it was divided; "
                           "`tally campaign set treasure_xp spent` to give it when spent (002 l.107)")
     if units < 1:
         raise BadInput("--spent takes the units of treasure spent, at least 1")
-    held = ctx.world.xp.of(character).treasure
+    held = state.world.xp.of(character).treasure
     if units > held:
         raise RuleRefused(f"{character} holds {held} unit(s) of treasure not yet spent; cannot spend {units}")
-    _treasure_award(ctx, batch, character, units, "spent", f"{units} units of treasure spent: {why}")
+    _treasure_award(state, batch, character, units, "spent", f"{units} units of treasure spent: {why}")
+
+
+def vow_sworn(state: State, name: str, vow: str) -> list[NewEvent]:
+    state.require("xp")
+    character = find_character(state, name)
+    open_vow = state.world.xp.of(character.name).vow
+    if open_vow:
+        raise RuleRefused(f"{character.name} already has an open vow: {open_vow!r} (fulfil or abandon it first)")
+    return [NewEvent(character_stream(character.name), VowSworn(character=character.name, vow=vow),
+                     game_time=state.today)]
 
 
 def swear(store, campaign, name: str, vow: str, *, actor: str,
           game_date: Optional[str] = None, ruling: Optional[str] = None):
     vow = clean_text(vow, "the vow")
+    return record(store, campaign, actor, lambda ctx: vow_sworn(state_of(ctx), name, vow),
+                  game_date=game_date, ruling=ruling)
 
-    def decide(ctx: Context) -> list[NewEvent]:
-        ctx.require("xp")
-        character = find_character(ctx, name)
-        open_vow = ctx.world.xp.of(character.name).vow
-        if open_vow:
-            raise RuleRefused(f"{character.name} already has an open vow: {open_vow!r} (fulfil or abandon it first)")
-        return [NewEvent(character_stream(character.name), VowSworn(character=character.name, vow=vow),
-                         game_time=ctx.today)]
 
-    return record(store, campaign, actor, decide, game_date=game_date, ruling=ruling)
+def vow_fulfilled(state: State, name: str, xp: Optional[int] = None) -> list[NewEvent]:
+    state.require("xp")
+    character = find_character(state, name)
+    progress = state.world.xp.of(character.name)
+    if progress.vow is None:
+        raise RuleRefused(f"{character.name} has no open vow")
+    rule, limit = state.campaign.settings["vow_xp"], state.campaign.settings["vow_limit"]
+    counted_in = state.period if limit == "session" else f"level {progress.level}"
+    if counted_in in progress.vows_counted:
+        raise RuleRefused(f"{character.name} already fulfilled a vow this {counted_in.split()[0]}: "
+                          f"one per {limit} (002 l.111-112, setting vow_limit)")
+    amount = rules.threshold(progress.level)  # "XP equal to the adventurer's last attained level"
+    if rule == "stated" or amount == 0:
+        if xp is None:
+            why = "vow_xp is stated" if rule == "stated" else "at level 1 the book's award is 0"
+            raise BadInput(f"state the award with --xp N ({why})")
+        amount = xp
+    elif xp is not None:
+        raise RuleRefused(f"vow_xp is threshold: the award is {amount} XP; drop --xp "
+                          "(or `tally campaign set vow_xp stated`)")
+    if amount < 0:
+        raise BadInput("--xp cannot be negative")
+    batch = Batch(state)
+    batch.add(character_stream(character.name), VowFulfilled(
+        character=character.name, vow=progress.vow, xp=amount, rule=rule, limit=limit, counted_in=counted_in))
+    if amount:
+        award_into(state, batch, character.name, amount, source="vow", why=f"vow fulfilled: {progress.vow}")
+    return batch.done()
 
 
 def fulfil(store, campaign, name: str, *, actor: str, xp: Optional[int] = None,
            game_date: Optional[str] = None, ruling: Optional[str] = None):
-    def decide(ctx: Context) -> list[NewEvent]:
-        ctx.require("xp")
-        character = find_character(ctx, name)
-        progress = ctx.world.xp.of(character.name)
-        if progress.vow is None:
-            raise RuleRefused(f"{character.name} has no open vow")
-        rule, limit = ctx.campaign.settings["vow_xp"], ctx.campaign.settings["vow_limit"]
-        counted_in = ctx.period if limit == "session" else f"level {progress.level}"
-        if counted_in in progress.vows_counted:
-            raise RuleRefused(f"{character.name} already fulfilled a vow this {counted_in.split()[0]}: "
-                              f"one per {limit} (002 l.111-112, setting vow_limit)")
-        amount = rules.threshold(progress.level)  # "XP equal to the adventurer's last attained level"
-        if rule == "stated" or amount == 0:
-            if xp is None:
-                why = "vow_xp is stated" if rule == "stated" else "at level 1 the book's award is 0"
-                raise BadInput(f"state the award with --xp N ({why})")
-            amount = xp
-        elif xp is not None:
-            raise RuleRefused(f"vow_xp is threshold: the award is {amount} XP; drop --xp "
-                              "(or `tally campaign set vow_xp stated`)")
-        if amount < 0:
-            raise BadInput("--xp cannot be negative")
-        batch = Batch(ctx)
-        batch.add(character_stream(character.name), VowFulfilled(
-            character=character.name, vow=progress.vow, xp=amount, rule=rule, limit=limit, counted_in=counted_in))
-        if amount:
-            award_into(ctx, batch, character.name, amount, source="vow", why=f"vow fulfilled: {progress.vow}")
-        return batch.done()
+    return record(store, campaign, actor, lambda ctx: vow_fulfilled(state_of(ctx, period=True), name, xp),
+                  game_date=game_date, ruling=ruling)
 
-    return record(store, campaign, actor, decide, game_date=game_date, ruling=ruling)
+
+def vow_abandoned(state: State, name: str) -> list[NewEvent]:
+    state.require("xp")
+    character = find_character(state, name)
+    vow = state.world.xp.of(character.name).vow
+    if vow is None:
+        raise RuleRefused(f"{character.name} has no open vow")
+    return [NewEvent(character_stream(character.name), VowAbandoned(character=character.name, vow=vow),
+                     game_time=state.today)]
 
 
 def abandon(store, campaign, name: str, *, actor: str, game_date: Optional[str] = None, ruling: Optional[str] = None):
-    def decide(ctx: Context) -> list[NewEvent]:
-        ctx.require("xp")
-        character = find_character(ctx, name)
-        vow = ctx.world.xp.of(character.name).vow
-        if vow is None:
-            raise RuleRefused(f"{character.name} has no open vow")
-        return [NewEvent(character_stream(character.name), VowAbandoned(character=character.name, vow=vow),
-                         game_time=ctx.today)]
-
-    return record(store, campaign, actor, decide, game_date=game_date, ruling=ruling)
+    return record(store, campaign, actor, lambda ctx: vow_abandoned(state_of(ctx), name),
+                  game_date=game_date, ruling=ruling)
