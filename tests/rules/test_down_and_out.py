@@ -28,13 +28,13 @@ def t() -> Table:
 # -- the table (l.101-113) ----------------------------------------------------------
 
 @pytest.mark.parametrize("faces, result, consequence", [
-    ((1, 1), "boon", BoonGained),  # l.102: "2 | Learning Opportunity: Gain 1 Boon"
-    ((1, 2), "max_hp_up", MaxHpChanged),  # l.103: "3 | Resilience: Gain +1 max HP"
-    ((2, 3), "death", CharacterDied),  # l.105: "5 | DEATH, PAINFUL AND GRISLY"
-    ((3, 4), "max_hp_down", MaxHpChanged),  # l.107: "7 | Lingering Injury: Lose 1 max HP"
-    ((4, 5), "death", CharacterDied),  # l.109: "9 | DEATH, PAINFUL AND GRISLY"
-    ((5, 6), "max_hp_up", MaxHpChanged),  # l.111: "11 | Resilience: Gain +1 max HP"
-    ((6, 6), "boon", BoonGained),  # l.112: "12 | Learning Opportunity: Gain 1 Boon"
+    ((1, 1), "boon", BoonGained),  # l.103: "2 | Learning Opportunity: Gain 1 Boon"
+    ((1, 2), "max_hp_up", MaxHpChanged),  # l.104: "3 | Resilience: Gain +1 max HP"
+    ((2, 3), "death", CharacterDied),  # l.106: "5 | DEATH, PAINFUL AND GRISLY"
+    ((3, 4), "max_hp_down", MaxHpChanged),  # l.108: "7 | Lingering Injury: Lose 1 max HP"
+    ((4, 5), "death", CharacterDied),  # l.110: "9 | DEATH, PAINFUL AND GRISLY"
+    ((5, 6), "max_hp_up", MaxHpChanged),  # l.112: "11 | Resilience: Gain +1 max HP"
+    ((6, 6), "boon", BoonGained),  # l.113: "12 | Learning Opportunity: Gain 1 Boon"
 ])
 def test_down_and_out_rolls_2d6_on_the_table(t, faces, result, consequence):
     # 004 l.100: "sum 2d6 and consult the Down and Out table below"
@@ -46,7 +46,7 @@ def test_down_and_out_rolls_2d6_on_the_table(t, faces, result, consequence):
 
 
 def test_trauma_lowers_one_random_save_among_those_rated(t):
-    # 004 l.104: "4 | Trauma: Permanently lose one point from a random Save"; trauma_pick rated
+    # 004 l.105: "4 | Trauma: Permanently lose one point from a random Save"; trauma_pick rated
     events = down_and_out(t.state(), "Bo", dice(1, 3, 2))
     lost = only(events, SaveLost)
     assert (lost.among, lost.save, lost.before) == (["Vigor", "Agility", "Discipline"], "Agility", 2)
@@ -56,7 +56,7 @@ def test_trauma_lowers_one_random_save_among_those_rated(t):
 
 
 def test_impairment_lowers_two_random_skills_and_a_lone_one_needs_no_roll(t):
-    # 004 l.108: "8 | Impairment: Two random Skills decrease by one point each"
+    # 004 l.109: "8 | Impairment: Two random Skills decrease by one point each"
     events = down_and_out(t.state(), "Bo", dice(4, 4, 2))
     reduced = [e.event for e in events if isinstance(e.event, SkillReduced)]
     assert [(r.skill, r.among) for r in reduced] == [("Stealth", ["Athletics", "Stealth"]),
@@ -65,7 +65,7 @@ def test_impairment_lowers_two_random_skills_and_a_lone_one_needs_no_roll(t):
 
 
 def test_broken_gear_picks_three_carried_items_and_an_artifact_may_save(t):
-    # 004 l.106: "6 | Broken Gear: Three random items break (Artifacts have 50% chance to Save)"
+    # 004 l.107: "6 | Broken Gear: Three random items break (Artifacts have 50% chance to Save)"
     for item, artifact in (("rope", False), ("lantern", False), ("the Eye of Ur", True), ("rations", False)):
         t.record(item_found(t.state(), "Bo", item, Kit(artifact=artifact), "found"))
     events = down_and_out(t.state(), "Bo", dice(3, 3, 3, 1, 2, 5))  # 1d4: Eye, 1d3: rope, 1d2: rations; Eye saves on 5

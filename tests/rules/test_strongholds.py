@@ -68,7 +68,7 @@ def test_a_new_rank_names_two_tags(t):
 
 
 def test_the_company_pays_from_its_treasury_for_its_own_strongholds_only(t):
-    # 004 l.176: the company as a whole may own strongholds; l.183: and pay for them
+    # 004 l.176: "the company as a whole" may own strongholds, and pay for them from its treasury
     t.record(stronghold_founding(t.state(), "Keep", "company"))
     t.record(treasury_move(t.state(), "Nureddine", 12, "a gift to the Company", out=False))
     assert only(treasury_move(t.state(), "Nureddine", 1, "x", out=False), TreasuryFunded).amount == 1
@@ -82,7 +82,7 @@ def test_the_company_pays_from_its_treasury_for_its_own_strongholds_only(t):
 
 
 def test_reputation_is_clamped_at_plus_or_minus_6_by_the_fold(t):
-    # 004 l.201: "Reputation scores start at zero, but may increase or decrease (to a limit of ±6)"
+    # 004 l.200: "Reputation scores start at zero, but may increase or decrease (to a limit of ±6)"
     t.record(reputation_change(t.state(), "the Guild", 5, "a favour"))
     events = reputation_change(t.state(), "the guild", 4, "another")
     assert (only(events, ReputationChanged).faction, only(events, ReputationChanged).before) == ("the Guild", 5)
