@@ -237,6 +237,24 @@ class Chronicle:
         return self.render("timeline.html", links, point, rows=rows, band=band, earlier=earlier, later=later,
                            count=count, title="Timeline")
 
+    def head(self) -> int:
+        """The last position the pages read (the static site's log windows run up to it)."""
+        with self._context(Pin()) as (_, ctx):
+            return ctx.upto
+
+    def log_window_page(self, pin: Pin, links, window: int) -> str:
+        """The static site's log: one window of positions, each event with its details."""
+        size = links.LOG_WINDOW
+        found, point = self.read(pin, lambda c: views.log_window(c, window * size + 1, (window + 1) * size))
+        return self.render("log.html", links, point, log=found, filters={}, window=window,
+                           older=links.log_window(window - 1) if window > 0 else None,
+                           newer=links.log_window(window + 1) if window < links.windows - 1 else None,
+                           title="Log")
+
+    def days_page(self, pin: Pin, links, days: tuple[int, ...]) -> str:
+        _, point = self.read(pin, lambda c: None)
+        return self.render("days.html", links, point, days=days, title="The campaign, day by day")
+
     def log_page(self, pin: Pin, links, filters: dict) -> str:
         found, point = self.read(pin, lambda c: views.log_rows(c, **filters))
         return self.render("log.html", links, point, log=found, filters=filters, title="Log")

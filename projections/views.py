@@ -5,6 +5,7 @@ figure itself: it prints or renders what these return."""
 
 from __future__ import annotations
 
+import json
 from typing import Any, Optional
 
 from ledger.errors import BadInput, NotFound
@@ -432,6 +433,24 @@ def log_rows(ctx, *, types: Optional[list[str]] = None, session: Optional[int] =
             "searched_from": None if looked or scan is None else oldest_read}
 
 
+def log_window(ctx, first: int, last: int) -> dict:
+    """The campaign's events at positions first..last, newest first, each with what an event
+    page shows of it (the static site's log: a page of them replaces a page each)."""
+    calendar = ctx.campaign.calendar
+    upto = min(last, ctx.upto)
+    found = list(ctx.tx.read(ctx.name, after=first - 1, upto=upto))
+    voided = {v.payload["target"]: v.position for v in ctx.tx.read(ctx.name, after=first - 1, upto=ctx.upto,
+                                                                    types=[VOID])}
+    rows = [{"position": e.position, "game_day": e.game_time, "game_date": calendar.format(e.game_time),
+             "type": e.type, "actor": e.actor, "session": e.session, "what": line(e), "cause": e.cause,
+             "voided_by": voided.get(e.position), "recorded_at": e.recorded_at, "stream": e.stream,
+             "version": e.version, "hash": e.hash,
+             "roll": {k: e.payload.get(k) for k in ("verifiable", "nonce", "epoch")} if e.type == "dice.rolled" else None,
+             "payload": json.dumps(e.payload, ensure_ascii=False, separators=(",", ":"))}
+            for e in reversed(found)]
+    return {"rows": rows, "types": []}
+
+
 DICE_EVENTS = ("dice.committed", "dice.client_seed_set", "dice.revealed", "dice.rolled")
 
 
@@ -515,10 +534,15 @@ def epoch(ctx, number: int) -> dict:
     return out
 
 
+# What the in-browser check (chronicle/static/dice.js) reads of a dice event's payload.
+CHECKED = ("epoch", "commitment", "client_seed", "seed", "verifiable", "nonce", "expression", "dice", "total")
+
+
 def epoch_events(ctx, number: int) -> list[dict]:
-    """The epoch's own events as `tally export` shapes them (envelope and payload), for a check that
-    re-derives them elsewhere (a player's browser)."""
-    return [{"position": e.position, "campaign": e.campaign, "type": e.type, "payload": e.payload}
+    """The epoch's own events as `tally export` shapes them (envelope and payload), with what a
+    check that re-derives them elsewhere (a player's browser) reads of each payload."""
+    return [{"position": e.position, "campaign": e.campaign, "type": e.type,
+             "payload": {k: e.payload[k] for k in CHECKED if k in e.payload}}
             for e in _epoch_events(ctx, number)]
 
 
