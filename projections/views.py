@@ -80,9 +80,6 @@ def today_view(ctx) -> dict:
     """The calendar at the point: today, the world's date, season, week day, era and moons where it has them."""
     calendar, state = ctx.campaign.calendar, ctx.campaign
     view = {"today": calendar.format(state.today), "day": state.today, "world_date": calendar.format(state.world_day),
-            # whether the shared calendar was ever moved on (calendar advance): if not, the world's date
-            # is the start, and "days ahead of the world" would only measure the campaign's length
-            "world_moved": state.world_day != state.start,
             "calendar": state.calendar_spec["kind"],
             "start": calendar.format(state.start), "days_since_start": state.today - state.start,
             "year_days": calendar.year_days}
