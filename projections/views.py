@@ -214,7 +214,7 @@ def figure_story(ctx, subject: str, field: Optional[str], folded=None) -> tuple[
     else:
         found = story((), ctx.point, told, cause_of=ctx.event, folded=_folded(folded) if folded else fold(ctx))
     if not found and told.figure(ctx.world) is None:
-        raise BadInput(f"{subject} has no field {field!r} (see `tally char show {subject} --json`)")
+        raise BadInput(_no_figure(subject, field))
     _dated(ctx, found)
     return told.label, told.figure(ctx.world), found
 
@@ -238,10 +238,17 @@ def figure_story_page(ctx, subject: str, field: Optional[str], folded=None, befo
         rows = [r for r in rows if key_ is None or (r["game_time"], r["position"]) < key_]
         found, more = rows[-count:], len(rows) > count
     if not found and told.figure(ctx.world) is None:
-        raise BadInput(f"{subject} has no field {field!r} (see `tally char show {subject} --json`)")
+        raise BadInput(_no_figure(subject, field))
     _dated(ctx, found)
     earlier = f"{found[0]['game_time']}-{found[0]['position']}" if more and found else None
     return told.label, told.figure(ctx.world), found, earlier
+
+
+def _no_figure(subject: str, field: Optional[str]) -> str:
+    if field and field.lower().startswith("item:"):
+        return (f"{subject} never had an item called {field[5:].strip()!r} (see the inventory: "
+                f"`tally char show {subject}`)")
+    return f"{subject} has no field {field!r} (see `tally char show {subject} --json`)"
 
 
 def _story_key(before: Optional[str]) -> Optional[tuple[int, int]]:
