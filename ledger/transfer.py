@@ -54,7 +54,7 @@ class ImportResult:
 def export(store: Store, path: str, *, force: bool = False) -> int:
     """Write the whole log to ``path``, all of it or nothing (see ledger.files)."""
     count = 0
-    with writing(path, force=force) as out, store.reading() as tx, closing(tx.raw_rows()) as rows:
+    with writing(path, force=force, ledger=store.url) as out, store.reading() as tx, closing(tx.raw_rows()) as rows:
         for row in rows:
             out.write(stored_line(row) + "\n")
             count += 1
