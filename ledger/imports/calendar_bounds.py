@@ -54,7 +54,7 @@ def decimal(value: Any) -> Decimal:
         number = Decimal(text) if len(text) <= 2 * MAX_DIGITS else None
     except InvalidOperation:
         raise ValueError(f"{_shown(value)} is not a number") from None
-    if number is None or not number.is_finite() or abs(number) > MAX_DAY \
+    if number is None or not number.is_finite() or number.copy_abs() > MAX_DAY \
             or len(number.as_tuple().digits) > MAX_DIGITS or number.as_tuple().exponent < -MAX_DIGITS:
         raise BadInput(_beyond(value))
     return number

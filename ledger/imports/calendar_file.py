@@ -78,9 +78,9 @@ def read(path: str) -> Converted:
             calendar_bounds.check_converted(converted.data)
             converted.spec  # checked here: a calendar that is none is refused before anything is written
             return converted
-        except BadInput as exc:
-            said = str(exc)
-            raise BadInput(said if said.startswith("calendar file") else f"calendar file {path}: {said}") from None
+        except BadInput as exc:  # said of the calendar (by its tool's name, where months_spec said it): of this file
+            said = re.sub(r"^calendar file [^:]*: ", "", str(exc))
+            raise BadInput(f"calendar file {path} ({module.NAME}): {said}") from None
         except _MALFORMED as exc:
             raise BadInput(f"calendar file {path} looks like a {module.NAME} calendar but lacks what one "
                            f"holds ({exc.__class__.__name__}: {exc}); export it again") from None

@@ -48,13 +48,10 @@ def parse(text: str) -> Parsed:
             if ident is not None:
                 _event(parsed, i, ident, event, data)
         except MALFORMED as exc:
-            parsed.problems.append((i, f"roll event {_shown_id(event)}: {exc}"))
+            named = event.get("id")
+            parsed.problems.append((i, f"roll event {named}: {exc}" if isinstance(named, str) and len(named) <= 40
+                                    else str(exc)))
     return parsed
-
-
-def _shown_id(event: dict) -> str:
-    shown = str(event.get("id"))
-    return shown if len(shown) <= 30 else shown[:26] + "…"
 
 
 def _event(parsed: Parsed, line: int, ident: str, event: dict, data: dict) -> None:

@@ -62,7 +62,7 @@ def number(value: Any, limit: int = MAX_TOTAL) -> Decimal:
         found = None
     if found is None or not found.is_finite():
         raise ValueError(f"{_shown(value)} is not a number")
-    if abs(found) > limit:
+    if found.copy_abs() > limit:  # abs() would round, and overflow on 1e999999999
         raise ValueError(f"{_shown(value)} is beyond what a ledger holds (±{limit:,})")
     return found
 
