@@ -106,7 +106,7 @@ def keys_witness(
     json: bool = JSON_OPTION,
 ) -> None:
     """A player's own witness key, written to a file; hand its verifier key to the referee. Needs no ledger."""
-    refuse_ledger_file(out, _url(ctx))
+    refuse_ledger_file(out, _url(ctx), keys=False)  # a key where keys go, never over one: never another ledger file
     signer = commands.new_witness_key(name, out)
     if json:
         print_json({"name": signer.name, "vkey": signer.verifier.vkey, "key_file": out})

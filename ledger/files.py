@@ -79,12 +79,14 @@ def _sqlite_database(url: Optional[str]) -> Optional[Path]:
     return Path(database).expanduser().absolute()
 
 
-def refuse_ledger_file(path: str, url: Optional[str], *, key_file: Optional[str] = None, keys: bool = True) -> None:
+def refuse_ledger_file(path: str, url: Optional[str], *, key_file: Optional[str] = None, keys: bool = True,
+                       content: bool = True) -> None:
     """Refuse ``path`` if it is one of the ledger's own files (ledger_files), by
     its resolved real path (links, ``..``) and, where both exist, as the same
     file (a hard link); or if it holds a SQLite database or (unless
-    ``keys=False``, for writing the key itself) a private key. The chronicle
-    checks its files with this too."""
+    ``keys=False``, for writing the key itself) a private key; ``content=False``
+    leaves what the file holds to the writer, which replaces no file without
+    --force anyway. The chronicle checks its files with this too."""
     try:
         real = os.path.realpath(path)
         status = os.stat(real)
@@ -101,7 +103,7 @@ def refuse_ledger_file(path: str, url: Optional[str], *, key_file: Optional[str]
             raise BadInput(f"{path} is {what} ({own}): tally never writes over the ledger's own files, "
                            "even with --force (its events, dice seeds or signing key would be lost); "
                            "choose another file name")
-    if status is not None and stat.S_ISREG(status.st_mode):
+    if content and status is not None and stat.S_ISREG(status.st_mode):
         start = _beginning(real)
         for magic, what in _PRECIOUS_CONTENT:
             if start.startswith(magic) and (keys or magic != _KEY_MAGIC):
@@ -147,7 +149,7 @@ def check_target(path: str, *, force: bool = False, ledger: Optional[str] = None
     folder = os.path.dirname(os.path.abspath(path))
     if not os.path.isdir(folder):
         raise BadInput(f"cannot write {path}: the folder {folder} does not exist")
-    refuse_ledger_file(path, ledger, key_file=key_file)
+    refuse_ledger_file(path, ledger, key_file=key_file, content=force)
     try:
         existing = os.lstat(path)  # the link itself, never what it points at
     except FileNotFoundError:
