@@ -362,6 +362,17 @@ def test_imports_through_the_command_line_on_postgresql(postgres_ledger, data):
     postgres_ledger.check(_command(data, postgres_ledger.folder))
 
 
+def test_a_flavor_of_a_million_angle_brackets_is_read(campaign, tmp_path):
+    # Found while fuzzing: stripping tags from "<<<<…" took time growing with the square of its length.
+    message = {"_id": "m1", "speaker": {"alias": "Bo"}, "flavor": "<b>Saw</b> " + "<" * 1_000_000,
+               "rolls": [json.dumps({"formula": "4", "total": 4, "dice": [], "terms": []})]}
+    (tmp_path / "log.json").write_text(json.dumps([message]))
+    with hang_guard():
+        campaign.ok("import-rolls", "foundry", str(tmp_path / "log.json"))
+    (why,) = [e["payload"]["why"] for e in campaign.ok("log", "--type", "dice.rolled", "--json").json]
+    assert why.startswith("Saw <<<")  # the tag gone, the rest cut to the ledger's length for a reason
+
+
 def test_the_fuzz_can_write_what_json_cannot():
     # The mutations reach the numbers that broke the readers: the fuzz is no weaker than the cases above.
     assert dumps([Raw("1e999999999"), {"a": Raw("NaN")}]) == '[1e999999999, {"a": NaN}]'

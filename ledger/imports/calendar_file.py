@@ -94,7 +94,8 @@ _MALFORMED = (KeyError, TypeError, IndexError, AttributeError, ValueError, Arith
 
 def plain(text: Any) -> str:
     """A name or note from a web tool: entities decoded, tags and line breaks gone."""
-    text = html.unescape(re.sub(r"<[^>]+>", " ", str(text or "")))
+    # A tag holds no "<": so each "<" is looked past once, where "<[^>]+>" went to the end for every one.
+    text = html.unescape(re.sub(r"<[^<>]*>", " ", str(text or "")))
     return " ".join(text.split())
 
 
