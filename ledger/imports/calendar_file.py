@@ -20,6 +20,7 @@ from typing import Any, Optional
 
 from ledger.calendar import Months, months_spec
 from ledger.errors import BadInput
+from ledger.imports import json_input
 from ledger.imports.source_file import read_text
 
 SourceDate = tuple[int, str, int]  # (year, month or festival, day within it from 1)
@@ -56,27 +57,45 @@ class Converted:
 
 
 def read(path: str) -> Converted:
-    """Read a calendar file of any of the three tools (told apart by their shape)."""
+    """Read a calendar file of any of the three tools (told apart by their shape),
+    within the bounds of json_input.py and calendar_bounds.py."""
     text = read_text(path, "calendar file")
     try:
-        data = json.loads(text, parse_float=Decimal)  # a moon's 29.530588853 stays exactly that
+        with json_input.budget(f"calendar file {path}"):
+            data = json_input.loads(text)  # a moon's 29.530588853 stays exactly that (a Decimal)
     except json.JSONDecodeError as exc:
         raise BadInput(f"calendar file {path} is not JSON (line {exc.lineno}): export it from its tool as JSON") from None
-    from ledger.imports import calendaria, fantasy_calendar, simple_calendar
+    except ValueError as exc:
+        raise BadInput(f"calendar file {path} cannot be read: {exc}") from None
+    from ledger.imports import calendar_bounds, calendaria, fantasy_calendar, simple_calendar
 
+    calendar_bounds.check_sizes(data, path)
     for module in (fantasy_calendar, simple_calendar, calendaria):
-        if isinstance(data, dict) and module.recognises(data):
-            try:
-                return module.convert(data)
-            except (KeyError, TypeError, IndexError, AttributeError, ValueError) as exc:
-                raise BadInput(f"calendar file {path} looks like a {module.NAME} calendar but lacks what one "
-                               f"holds ({exc.__class__.__name__}: {exc}); export it again") from None
-    raise BadInput(f"calendar file {path} is not a Fantasy-Calendar, Simple Calendar or Calendaria calendar")
+        try:
+            if not (isinstance(data, dict) and module.recognises(data)):
+                continue
+            converted = module.convert(data)
+            calendar_bounds.check_converted(converted.data)
+            converted.spec  # checked here: a calendar that is none is refused before anything is written
+            return converted
+        except BadInput as exc:  # said of the calendar (by its tool's name, where months_spec said it): of this file
+            said = re.sub(r"^calendar file [^:]*: ", "", str(exc))
+            raise BadInput(f"calendar file {path} ({module.NAME}): {said}") from None
+        except _MALFORMED as exc:
+            raise BadInput(f"calendar file {path} looks like a {module.NAME} calendar but lacks what one "
+                           f"holds ({exc.__class__.__name__}: {exc}); export it again") from None
+    raise BadInput(f"calendar file {path} is not a Fantasy-Calendar, Simple Calendar or Calendaria calendar: "
+                   "export one of those as JSON")
+
+
+# What a file that is not quite what its tool writes makes the conversion raise.
+_MALFORMED = (KeyError, TypeError, IndexError, AttributeError, ValueError, ArithmeticError)
 
 
 def plain(text: Any) -> str:
     """A name or note from a web tool: entities decoded, tags and line breaks gone."""
-    text = html.unescape(re.sub(r"<[^>]+>", " ", str(text or "")))
+    # A tag holds no "<": so each "<" is looked past once, where "<[^>]+>" went to the end for every one.
+    text = html.unescape(re.sub(r"<[^<>]*>", " ", str(text or "")))
     return " ".join(text.split())
 
 
@@ -85,7 +104,9 @@ def clip(text: str, limit: int) -> str:
 
 
 def decimal_text(value: Any) -> str:
-    return str(Decimal(str(value)))
+    from ledger.imports.calendar_bounds import decimal
+
+    return str(decimal(value))
 
 
 def common_year_day(months: list[dict], festivals: list[dict], doy: int) -> tuple[str, int]:
@@ -97,6 +118,8 @@ def common_year_day(months: list[dict], festivals: list[dict], doy: int) -> tupl
     for month in months:
         order.append((month["name"], month["days"]))
         order += [(None, f["days"]) for f in festivals if f["after"] == month["name"] and not f.get("leap")]
+    if sum(days for _, days in order) < 1:
+        raise BadInput("its months and festivals hold no days: a calendar needs a month of at least one day")
     doy %= sum(days for _, days in order)
     for i, (name, days) in enumerate(order):
         if doy < days:
