@@ -57,6 +57,9 @@ class ServerLinks:
     def log(self, **filters) -> str:
         return self._to("log", **filters)
 
+    def secrets(self) -> str:
+        return self._to("secrets")
+
     def asset(self, name: str) -> str:
         return f"static/{quote(name)}"
 
@@ -105,6 +108,9 @@ class SiteLinks:
 
     def log(self, **_filters) -> str:
         return "log.html"
+
+    def secrets(self) -> str:
+        return "secrets.html"
 
     def asset(self, name: str) -> str:
         return f"static/{quote(name)}"

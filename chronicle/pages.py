@@ -20,7 +20,7 @@ from projections.reading import load, resolve_campaign
 from ledger.errors import BadInput
 from ledger.events.registry import known_types
 from ledger.store import Store
-from projections import views
+from projections import sealed, views
 from projections.timeline import Pin
 
 ENV = Environment(loader=PackageLoader("chronicle", "templates"), autoescape=select_autoescape(["html"]),
@@ -254,6 +254,12 @@ class Chronicle:
     def days_page(self, pin: Pin, links, days: tuple[int, ...]) -> str:
         _, point = self.read(pin, lambda c: None)
         return self.render("days.html", links, point, days=days, title="The campaign, day by day")
+
+    def secrets_page(self, pin: Pin, links) -> str:
+        """The sealed secrets, and the events an in-browser check recomputes them from (static/secrets.js)."""
+        (found, events), point = self.read(pin, lambda c: (sealed.secrets_view(c), sealed.secret_events(c)))
+        return self.render("secrets.html", links, point, secrets=found, events_json=script_json(events),
+                           revealed=any(s["revealed"] for s in found), title="Sealed secrets")
 
     def log_page(self, pin: Pin, links, filters: dict) -> str:
         found, point = self.read(pin, lambda c: views.log_rows(c, **filters))

@@ -67,6 +67,9 @@ class Crawl(SiteLinks):
     def log(self) -> str:
         return self.log_window(self.windows - 1)
 
+    def secrets(self) -> str:
+        return self._want(super().secrets(), ("secrets",))
+
 
 def build(store: Store, campaign: Optional[str], out: str, *, force: bool = False) -> dict:
     """Write the static chronicle to ``out``: built aside, then put in place whole (chronicle/folder.py)."""
@@ -136,4 +139,6 @@ def _render(chronicle: Chronicle, links: Crawl, page: tuple, days: list[int]) ->
         return chronicle.session_page(NOW, links, args[0])
     if kind == "timeline":
         return chronicle.timeline_page(NOW, links, args[0])
+    if kind == "secrets":
+        return chronicle.secrets_page(NOW, links)
     return chronicle.log_window_page(NOW, links, args[0])

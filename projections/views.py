@@ -13,6 +13,7 @@ from ledger.events.registry import known_types
 from projections import kept
 from projections import world as world_model
 from projections.describe import line
+from projections.sealed import pick_note, picked
 from ledger.names import key
 from projections.sheet import sheet
 from projections.timeline import VOID, recorded
@@ -372,10 +373,16 @@ def event(ctx, position: int, index: Optional[tuple[dict, dict, dict]] = None) -
     if found is None:
         raise NotFound(f"no event {position} in campaign {ctx.name} at that point")
     calendar = ctx.campaign.calendar
-    return {**found.to_dict(), "game_date": calendar.format(found.game_time), "what": line(found),
+    return {**found.to_dict(), "game_date": calendar.format(found.game_time), "what": _what(found, ctx),
+            "table": picked(found.payload, ctx.world.sealed) if found.type == "dice.rolled" else None,
             "cause_event": _brief(cause, calendar) if cause else None,
             "effects": [_brief(e, calendar) for e in effects],
             "voided_by": _brief(voided_by, calendar) if voided_by else None}
+
+
+def _what(e, ctx) -> str:
+    """An event's line; beside a roll on a sealed table, once the table is revealed, the line it picked."""
+    return line(e) + (pick_note(e.payload, ctx.world.sealed) if e.type == "dice.rolled" else "")
 
 
 def latest_checkpoint(ctx) -> Optional[str]:
@@ -414,7 +421,7 @@ def log_rows(ctx, *, types: Optional[list[str]] = None, session: Optional[int] =
         oldest_read, seen = e.position, seen + 1
         if character and key(str(e.payload.get("character") or e.payload.get("name") or "")) != key(character):
             continue
-        what = line(e)
+        what = _what(e, ctx)
         if text and text.lower() not in (what + " " + e.type).lower():
             continue
         rows.append({"position": e.position, "game_day": e.game_time, "game_date": calendar.format(e.game_time),
@@ -449,7 +456,7 @@ def log_window(ctx, first: int, last: int) -> dict:
     voided = {v.payload["target"]: v.position for v in ctx.tx.read(ctx.name, after=first - 1, upto=ctx.upto,
                                                                     types=[VOID])}
     rows = [{"position": e.position, "game_day": e.game_time, "game_date": calendar.format(e.game_time),
-             "type": e.type, "actor": e.actor, "session": e.session, "what": line(e), "cause": e.cause,
+             "type": e.type, "actor": e.actor, "session": e.session, "what": _what(e, ctx), "cause": e.cause,
              "voided_by": voided.get(e.position), "recorded_at": e.recorded_at, "stream": e.stream,
              "version": e.version, "hash": e.hash,
              "roll": {k: e.payload.get(k) for k in ("verifiable", "nonce", "epoch")} if e.type == "dice.rolled" else None,
@@ -537,7 +544,7 @@ def epoch(ctx, number: int) -> dict:
             out["rolls"].append({"position": e.position, "nonce": p.get("nonce"), "expression": p["expression"],
                                  "dice": list(p["dice"]), "total": p["total"], "verifiable": p["verifiable"],
                                  "character": p.get("character"), "why": p.get("why"),
-                                 "game_date": calendar.format(e.game_time), "what": line(e)})
+                                 "game_date": calendar.format(e.game_time), "what": _what(e, ctx)})
     return out
 
 
@@ -583,7 +590,7 @@ def session_page(ctx, number: int) -> dict:
     info = session_info(ctx, number)
     calendar = ctx.campaign.calendar
     events = _session_events(ctx, ctx.world.sessions.get(number))
-    info["rolls"] = [{"position": e.position, "what": line(e), "game_date": calendar.format(e.game_time)}
+    info["rolls"] = [{"position": e.position, "what": _what(e, ctx), "game_date": calendar.format(e.game_time)}
                      for e in events if e.type == "dice.rolled"]
     info["log"] = [{"position": e.position, "type": e.type, "what": line(e),
                     "game_date": calendar.format(e.game_time)} for e in events if e.type != "dice.rolled"]
