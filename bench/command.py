@@ -14,7 +14,8 @@ app = typer.Typer(help="Benchmarks: a synthetic campaign, and the figures that m
 
 
 @app.command("generate")
-def generate(events: int = typer.Option(..., "--events", help="About how many events."),
+def generate(ctx: typer.Context,
+             events: int = typer.Option(..., "--events", help="About how many events."),
              out: str = typer.Option(..., "--out", help="The FILE.jsonl to write (import it with tally import)."),
              players: int = typer.Option(40, "--players", help="Players at the open table."),
              years: int = typer.Option(3, "--years", help="In-game years the sessions span."),
@@ -26,7 +27,10 @@ def generate(events: int = typer.Option(..., "--events", help="About how many ev
 
     if events < 100 or players < 3:
         raise BadInput("generate at least 100 events for at least 3 players")
-    with writing(out, force=force) as handle:
+    from cli.context import options
+    from ledger.store import resolve_url
+
+    with writing(out, force=force, ledger=resolve_url(options(ctx).db)) as handle:
         written = write(handle, events=events, players=players, years=years, seed=seed)
     typer.echo(f"wrote {written} events to {out}")
 

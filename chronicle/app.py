@@ -73,6 +73,7 @@ def create_app(store: Store, campaign: Optional[str] = None, *, hosts: Iterable[
         Route("/timeline", page(lambda pin, links, p: chronicle.timeline_page(
             pin, links, _whole(p["last"], "last=") if (p.get("last") or "").strip() else None))),
         Route("/log", page(lambda pin, links, p: chronicle.log_page(pin, links, log_filters(p)))),
+        Route("/secrets", page(lambda pin, links, p: chronicle.secrets_page(pin, links))),
         Mount("/static", app=StaticFiles(directory=STATIC), name="static"),
     ]
     return Guarded(Starlette(routes=routes), hosts)

@@ -57,6 +57,9 @@ class ServerLinks:
     def log(self, **filters) -> str:
         return self._to("log", **filters)
 
+    def secrets(self) -> str:
+        return self._to("secrets")
+
     def asset(self, name: str) -> str:
         return f"static/{quote(name)}"
 
@@ -68,6 +71,10 @@ class SiteLinks:
     static_site = True
     pin: dict = {}
     checkpoint = False  # whether checkpoint.txt is written beside the pages
+    # The log is written a window of positions a page (log-K.html), newest first within it; an
+    # event's details are its row there, not a page of its own. ``windows``: how many there are.
+    LOG_WINDOW = 500
+    windows = 1
 
     def campaign(self, day: Optional[int] = None, **_ignored) -> str:
         return f"day-{day}.html" if day is not None else "index.html"
@@ -80,7 +87,13 @@ class SiteLinks:
                 + (f"-before-{before}" if before else "") + ".html")
 
     def event(self, position: int) -> str:
-        return f"event-{position}.html"
+        return f"{self.log_window((position - 1) // self.LOG_WINDOW)}#e{position}"
+
+    def log_window(self, window: int) -> str:
+        return "log.html" if window >= self.windows - 1 else f"log-{window}.html"
+
+    def days(self) -> str:
+        return "days.html"
 
     def dice(self, epoch: Optional[int] = None, before: Optional[int] = None) -> str:
         if epoch is not None:
@@ -93,8 +106,11 @@ class SiteLinks:
     def timeline(self, last: Optional[int] = None) -> str:
         return f"timeline-{last}.html" if last is not None else "timeline.html"
 
-    def log(self, before: Optional[int] = None, **_filters) -> str:
-        return f"log-{before}.html" if before is not None else "log.html"
+    def log(self, **_filters) -> str:
+        return "log.html"
+
+    def secrets(self) -> str:
+        return "secrets.html"
 
     def asset(self, name: str) -> str:
         return f"static/{quote(name)}"

@@ -20,7 +20,7 @@ from projections.reading import load, resolve_campaign
 from ledger.errors import BadInput
 from ledger.events.registry import known_types
 from ledger.store import Store
-from projections import views
+from projections import sealed, views
 from projections.timeline import Pin
 
 ENV = Environment(loader=PackageLoader("chronicle", "templates"), autoescape=select_autoescape(["html"]),
@@ -236,6 +236,30 @@ class Chronicle:
         later = min(numbers[-1] + views.LIST_PAGE, count) if numbers and numbers[-1] < count else None
         return self.render("timeline.html", links, point, rows=rows, band=band, earlier=earlier, later=later,
                            count=count, title="Timeline")
+
+    def head(self) -> int:
+        """The last position the pages read (the static site's log windows run up to it)."""
+        with self._context(Pin()) as (_, ctx):
+            return ctx.upto
+
+    def log_window_page(self, pin: Pin, links, window: int) -> str:
+        """The static site's log: one window of positions, each event with its details."""
+        size = links.LOG_WINDOW
+        found, point = self.read(pin, lambda c: views.log_window(c, window * size + 1, (window + 1) * size))
+        return self.render("log.html", links, point, log=found, filters={}, window=window,
+                           older=links.log_window(window - 1) if window > 0 else None,
+                           newer=links.log_window(window + 1) if window < links.windows - 1 else None,
+                           title="Log")
+
+    def days_page(self, pin: Pin, links, days: tuple[int, ...]) -> str:
+        _, point = self.read(pin, lambda c: None)
+        return self.render("days.html", links, point, days=days, title="The campaign, day by day")
+
+    def secrets_page(self, pin: Pin, links) -> str:
+        """The sealed secrets, and the events an in-browser check recomputes them from (static/secrets.js)."""
+        (found, events), point = self.read(pin, lambda c: (sealed.secrets_view(c), sealed.secret_events(c)))
+        return self.render("secrets.html", links, point, secrets=found, events_json=script_json(events),
+                           revealed=any(s["revealed"] for s in found), title="Sealed secrets")
 
     def log_page(self, pin: Pin, links, filters: dict) -> str:
         found, point = self.read(pin, lambda c: views.log_rows(c, **filters))

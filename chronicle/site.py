@@ -45,7 +45,15 @@ class Crawl(SiteLinks):
         return self._want(super().why(subject, field, before), ("why", subject, field, before))
 
     def event(self, position: int) -> str:
-        return self._want(super().event(position), ("event", position))
+        found = super().event(position)
+        self._want(found.partition("#")[0], ("log", (position - 1) // self.LOG_WINDOW))
+        return found
+
+    def log_window(self, window: int) -> str:
+        return self._want(super().log_window(window), ("log", window))
+
+    def days(self) -> str:
+        return self._want(super().days(), ("days",))
 
     def dice(self, epoch: Optional[int] = None, before: Optional[int] = None) -> str:
         return self._want(super().dice(epoch, before), ("dice", epoch, before))
@@ -57,7 +65,10 @@ class Crawl(SiteLinks):
         return self._want(super().timeline(last), ("timeline", last))
 
     def log(self) -> str:
-        return self._want(super().log(), ("log",))
+        return self.log_window(self.windows - 1)
+
+    def secrets(self) -> str:
+        return self._want(super().secrets(), ("secrets",))
 
 
 def build(store: Store, campaign: Optional[str], out: str, *, force: bool = False) -> dict:
@@ -88,17 +99,16 @@ def build(store: Store, campaign: Optional[str], out: str, *, force: bool = Fals
 
 
 def _prerendered(ctx) -> list[int]:
+    """The days the campaign page is written for: its start, the day each session ended, today."""
     days = {ctx.campaign.start, ctx.campaign.today}
-    for s in views.sessions_list(ctx):
-        days.add(s["start_day"])
-        if s["end_day"] is not None:
-            days.add(s["end_day"])
+    days.update(s["end_day"] for s in views.sessions_list(ctx) if s["end_day"] is not None)
     return sorted(days)
 
 
 def _write_pages(chronicle: Chronicle, folder: Path, days: list[int], checkpoint: bool) -> int:
     links = Crawl()
     links.checkpoint = checkpoint
+    links.windows = max(1, -(-chronicle.head() // links.LOG_WINDOW))
     links.wanted["index.html"] = ("campaign", None)
     for day in days:
         links.campaign(day)
@@ -121,12 +131,14 @@ def _render(chronicle: Chronicle, links: Crawl, page: tuple, days: list[int]) ->
         return chronicle.character_page(NOW, links, args[0])
     if kind == "why":
         return chronicle.why_page(NOW, links, args[0], args[1], args[2])
-    if kind == "event":
-        return chronicle.event_page(NOW, links, args[0])
+    if kind == "days":
+        return chronicle.days_page(NOW, links, tuple(days))
     if kind == "dice":
         return chronicle.dice_index(NOW, links, args[1]) if args[0] is None else chronicle.dice_page(NOW, links, args[0])
     if kind == "session":
         return chronicle.session_page(NOW, links, args[0])
     if kind == "timeline":
         return chronicle.timeline_page(NOW, links, args[0])
-    return chronicle.log_page(NOW, links, {"limit": 10 ** 9})
+    if kind == "secrets":
+        return chronicle.secrets_page(NOW, links)
+    return chronicle.log_window_page(NOW, links, args[0])

@@ -87,7 +87,9 @@ def import_(ctx: typer.Context,
         day = converted.day_of(converted.today)
         view["source_today"] = {"date": calendar.format(day), "day": day, "source_epoch": converted.epoch}
     if out is not None:
-        with writing(out, force=force) as handle:
+        from ledger.store import resolve_url
+
+        with writing(out, force=force, ledger=resolve_url(opts.db)) as handle:
             handle.write(text)
         view["written"] = out
     if notes:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import base64
+import os
 from typing import Optional
 
 import typer
@@ -11,7 +12,9 @@ from cli.context import options
 from cli.output import JSON_OPTION, print_json, print_table
 from commands import checkpoints as commands
 from ledger.errors import BadInput, NotFound
-from ledger.files import check_target, writing
+from ledger.keys import ENV as KEY_ENV
+from ledger.files import check_target, read_regular, refuse_ledger_file, writing
+from ledger.store import resolve_url
 
 KEY_FILE = typer.Option(None, "--key-file", help="The referee's signing key file (default: TALLY_KEY_FILE, else "
                                                  "beside a SQLite ledger, its name plus .key).")
@@ -24,11 +27,11 @@ checkpoint_app = typer.Typer(help="Sign a checkpoint now (the log's Merkle tree 
 
 
 def read_text(path: str, what: str) -> str:
+    data = read_regular(path, what, 1 << 20)  # never a pipe or a device: they could hold the command up
     try:
-        with open(path, encoding="utf-8", newline="") as handle:
-            return handle.read(1 << 20)
-    except (OSError, UnicodeDecodeError, ValueError) as exc:
-        raise BadInput(f"cannot read {what} {path!r}: {getattr(exc, 'strerror', None) or 'not UTF-8 text'}") from None
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise BadInput(f"cannot read {what} {path!r}: not UTF-8 text") from None
 
 
 def _recorded(ctx: typer.Context, *types: str):
@@ -41,12 +44,17 @@ def _recorded(ctx: typer.Context, *types: str):
         return checkpoints.read(tx, resolve_campaign(tx, opts.campaign), types)
 
 
-def _write_or_print(text: str, out: Optional[str], force: bool = False) -> None:
+def _write_or_print(ctx: typer.Context, text: str, out: Optional[str], force: bool = False) -> None:
     if out is None:
         typer.echo(text, nl=False)
         return
-    with writing(out, force=force) as handle:
+    with writing(out, force=force, ledger=_url(ctx)) as handle:
         handle.write(text)
+
+
+def _url(ctx: typer.Context) -> str:
+    """The ledger in use, whose own files no --out may name."""
+    return resolve_url(options(ctx).db)
 
 
 @keys_app.command("new")
@@ -59,6 +67,9 @@ def keys_new(
 ) -> None:
     """Make the referee's checkpoint key: the private key in a file of its own (0600), the public key recorded."""
     opts = options(ctx)
+    chosen = key_file or os.environ.get(KEY_ENV)
+    if chosen:  # the key's own file, never another of the ledger's
+        refuse_ledger_file(chosen, _url(ctx), keys=False)
     event, path, new = commands.new_key(opts.store(), opts.campaign, actor=opts.who(), key_file=key_file,
                                         origin=origin)
     p = event.payload
@@ -89,11 +100,13 @@ def keys_show(ctx: typer.Context, json: bool = JSON_OPTION) -> None:
 
 @keys_app.command("witness")
 def keys_witness(
+    ctx: typer.Context,
     name: str = typer.Argument(..., help="The witness's key name, no spaces or '+', e.g. ann.example/witness."),
     out: str = typer.Option(..., "--out", help="The file to keep your private witness key in (created 0600)."),
     json: bool = JSON_OPTION,
 ) -> None:
     """A player's own witness key, written to a file; hand its verifier key to the referee. Needs no ledger."""
+    refuse_ledger_file(out, _url(ctx), keys=False)  # a key where keys go, never over one: never another ledger file
     signer = commands.new_witness_key(name, out)
     if json:
         print_json({"name": signer.name, "vkey": signer.verifier.vkey, "key_file": out})
@@ -129,13 +142,13 @@ def checkpoint(
         return
     from projections.checkpoints import note_of
 
-    if out is not None:
-        check_target(out)  # before anything is signed: a refusal records nothing
+    if out is not None:  # before anything is signed: a refusal records nothing
+        check_target(out, ledger=_url(ctx), key_file=key_file)
     opts = options(ctx)
     event = commands.sign(opts.store(), opts.campaign, actor=opts.who(), key_file=key_file)
     note = note_of(event)
     if out is not None:
-        with writing(out) as handle:
+        with writing(out, ledger=_url(ctx), key_file=key_file) as handle:
             handle.write(note)
     if json:
         print_json({"position": event.position, **event.payload, "checkpoint": note})
@@ -162,7 +175,7 @@ def checkpoint_show(
     note = checkpoints.with_cosignatures(checkpoints.note_of(signed), [
         c for c in recorded.cosignatures if (c.payload["size"], c.payload["root"]) ==
         (signed.payload["size"], signed.payload["root"])])
-    _write_or_print(note, out, force)
+    _write_or_print(ctx, note, out, force)
 
 
 @checkpoint_app.command("list")
@@ -200,7 +213,7 @@ def checkpoint_cosign(
     opts = options(ctx)
     cosigned = commands.cosign(opts.store(), opts.campaign, text=read_text(file, "the checkpoint"), key_file=key,
                                log_key=log_key, what=file)
-    _write_or_print(cosigned, out, force)
+    _write_or_print(ctx, cosigned, out, force)
 
 
 @checkpoint_app.command("add-cosignatures")
@@ -246,4 +259,4 @@ def proof(
                     "proof": [base64.b64encode(h).decode() for h in found.path], "checkpoint": found.checkpoint,
                     "tlog_proof": found.text})
         return
-    _write_or_print(found.text, out, force)
+    _write_or_print(ctx, found.text, out, force)

@@ -89,7 +89,7 @@ def snapshot(ctx: typer.Context,
 def grant_reader(ctx: typer.Context,
                  role: str = typer.Argument(..., help="An existing PostgreSQL role (CREATE ROLE … LOGIN).")) -> None:
     """PostgreSQL: let ROLE read the ledger (log, sheets, audit, verify) but not its dice secrets; it cannot record."""
-    from ledger.secrets import WITHHELD, grant_reader as grant
+    from ledger.pgroles import WITHHELD, grant_reader as grant
 
     store = options(ctx).store()
     tables = grant(store, role)

@@ -42,6 +42,9 @@ def roll(
                                                             "d% reads 10 or 100)."),
     under: Optional[int] = UNDER, at_most: Optional[int] = AT_MOST, at_least: Optional[int] = AT_LEAST,
     over: Optional[int] = OVER, ob: Optional[int] = OB, epic: Optional[int] = EPIC,
+    on: Optional[str] = typer.Option(None, "--on", help="Roll on a sealed table (`tally secret seal`): the roll "
+                                                        "names it, and shows the line it picked once it is revealed "
+                                                        "(docs/secrets.md)."),
     json: bool = JSON_OPTION,
 ) -> None:
     """Roll dice derived from the epoch's committed seed, or log a hand roll; check it against a target."""
@@ -49,17 +52,27 @@ def roll(
     hand = commands.parse_hand_faces(dice) if dice is not None else None
     against = requested(under, at_most, at_least, over, ob, epic)
     rolled, seeded = commands.roll_seeded(opts.store(), opts.campaign, expression, actor=opts.who(),
-                                          character=character, why=why, hand=hand, against=against)
+                                          character=character, why=why, hand=hand, against=against, on=on)
     p = rolled.payload
     note = unseeded_note(p["epoch"]) if seeded is False else None
+    table = None
+    if p.get("on"):
+        from projections.sealed import picked
+
+        table = query(opts.store(), opts.campaign, lambda c: picked(p, c.world.sealed))
     if json:
-        print_json({"position": rolled.position, **p, "player_seed": seeded, "note": note})
+        print_json({"position": rolled.position, **p, "player_seed": seeded, "note": note, "picked": table})
         return
     source = f"roll n={p['nonce']} of epoch {p['epoch']}" if p["verifiable"] else "rolled by hand, not verifiable"
     who = f" for {p['character']}" if p["character"] else ""
     faces = shown_faces(p["expression"], p["dice"])
     typer.echo(f"{p['expression']}{who}: {faces} = {p['total']}{checked(p['check'])}  "
                f"(position {rolled.position}, {source})")
+    if table is not None:
+        typer.echo(f"  on {table['label']!r}: line {table['line']}: {table['text']}" if table["line"] is not None else
+                   f"  on {table['label']!r}: no single line covers {p['total']}" if table["revealed"] else
+                   f"  on the sealed table {table['label']!r} (commitment {table['commitment'][:16]}…): the line "
+                   "it picked is shown once the table is revealed")
     if note:
         typer.echo(f"  note: {note}")
 

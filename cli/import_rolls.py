@@ -50,11 +50,10 @@ def _mapping(path: Optional[str]) -> dict[str, str]:
         return {}
     import tomllib
 
+    from ledger.files import read_regular
+
     try:
-        with open(path, "rb") as handle:
-            data = tomllib.load(handle)
-    except OSError as exc:
-        raise BadInput(f"cannot read --map file {path}: {exc.strerror}") from None
+        data = tomllib.loads(read_regular(path, "--map file", 2**20).decode("utf-8"))
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
         raise BadInput(f"--map file {path} is not TOML lines of \"speaker\" = \"character\" ({exc})") from None
     if not all(isinstance(v, str) for v in data.values()):

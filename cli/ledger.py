@@ -16,6 +16,7 @@ from ledger.events.registry import known_types
 from ledger.store import describe
 from projections.consequences import consequences
 from projections.describe import line
+from projections.sealed import pick_note
 
 
 def log(
@@ -35,6 +36,7 @@ def log(
         campaign = load(tx, opts.campaign)
         calendar = campaign.campaign.calendar
         voided = {e.payload["target"]: e.position for e in campaign.envelopes if e.type == "ledger.voided"}
+        sealed = campaign.world.sealed  # a roll on a sealed table shows its line once the table is revealed
         envelopes = [e for e in campaign.envelopes if e.position > since_event
                      and (stream is None or e.stream == stream)
                      and (not type_ or e.type in type_)
@@ -45,7 +47,8 @@ def log(
     print_table(
         ["#", "game date", "type", "by", "what"],
         [(e.position, calendar.format(e.game_time), e.type, e.actor,
-          line(e) + (f"  [voided by {voided[e.position]}]" if e.position in voided else ""))
+          line(e) + (pick_note(e.payload, sealed) if e.type == "dice.rolled" else "")
+          + (f"  [voided by {voided[e.position]}]" if e.position in voided else ""))
          for e in envelopes],
         title=f"{campaign.name}: {len(envelopes)} event(s)",
     )
@@ -80,15 +83,23 @@ def verify(
             print_json({"ok": False, **_failure(failed)})
         typer.echo(f"tally: {failed}", err=True)
         raise typer.Exit(1)
+    revealed, secrets_wrong = _revealed_secrets(store)
+    if secrets_wrong:
+        if json:
+            print_json({"ok": False, "chain_intact": True, "secrets": secrets_wrong})
+        more = f" (and {len(secrets_wrong) - 1} more)" if len(secrets_wrong) > 1 else ""
+        typer.echo(f"tally: {secrets_wrong[0]}{more}", err=True)
+        raise typer.Exit(1)
     report = {"ok": True, "events": verified.events, "head": verified.head,
               "root": base64.b64encode(verified.root).decode(), "checkpoints": verified.checkpoints,
               "witnesses": list(verified.witnesses), "snapshots": verified.snapshots,
               "stale_snapshots": verified.stale, "unsigned_snapshots": verified.unsigned,
-              "snapshot_macs_checked": not verified.unkeyed}
+              "snapshot_macs_checked": not verified.unkeyed, "revealed_secrets": revealed}
     lines = [f"chain intact: {verified.events} event(s), head {verified.head}; "
              f"{verified.snapshots} snapshot(s) agree with the log",
              f"Merkle tree of {verified.events} event(s) matches them, root {report['root']}; "
              f"{verified.checkpoints} recorded checkpoint(s) hold"]
+    lines += [f"{revealed} revealed secret(s) hash to their commitments"] if revealed else []
     lines += [f"witness {w['witness']} ({w['campaign']}) has seen {w['size']} events" for w in verified.witnesses]
     parting = None
     if kept:
@@ -129,6 +140,14 @@ def verify(
         typer.echo(f"tally: the log is not an extension of {first.source}: {first.problem}; the histories part "
                    f"{where}{double}", err=True)
         raise typer.Exit(1)
+
+
+def _revealed_secrets(store) -> tuple[int, list[str]]:
+    """The revealed secrets checked against their commitments (projections/sealed.py)."""
+    from projections.sealed import revealed_problems
+
+    with store.reading() as tx:
+        return revealed_problems(tx)
 
 
 def _failure(failed) -> dict:

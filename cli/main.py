@@ -65,6 +65,8 @@ GROUPS = {
         "Sign a checkpoint now (the log's Merkle tree head, a C2SP signed note); cosign, record cosignatures,"
         " list and show checkpoints."),
     "note": ("notes", "app", "Dated notes: what happened on a day of the campaign, in the referee's words."),
+    "secret": ("secret", "app",
+        "Sealed secrets: a text (a random table, a room key) committed to now, revealed later, checked by anyone."),
 }
 # name: (module, function, its one-line help)
 COMMANDS = {

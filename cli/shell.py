@@ -14,6 +14,7 @@ from __future__ import annotations
 import os
 import shlex
 import sys
+from contextlib import suppress
 from pathlib import Path
 from typing import Iterable, Optional
 
@@ -49,7 +50,12 @@ def shell(
     """An interactive prompt for a whole evening: every tally command, typed without `tally`, the ledger
     kept open between them; command history, and Tab completes commands, options and the campaign's
     names. Ctrl-D or `exit` leaves."""
+    from ledger.files import refuse_ledger_file
+    from ledger.store import resolve_url
+
     opts = options(ctx)
+    with suppress(RuntimeError):  # no home folder: no default history file to check
+        refuse_ledger_file(str(_history_file(history)), resolve_url(opts.db))  # appended to all evening
     root = ctx.find_root().command
     shared = Options(db=opts.db, campaign=opts.campaign, actor=opts.actor)
     names = Names(shared)
@@ -101,7 +107,7 @@ def _lines(root, names: "Names", history: Optional[str]) -> Iterable[str]:
     from prompt_toolkit import PromptSession
     from prompt_toolkit.history import FileHistory, InMemoryHistory
 
-    path = Path(history or os.environ.get("TALLY_HISTORY") or Path.home() / ".tally_history")
+    path = _history_file(history)
     try:
         path.touch(mode=0o600, exist_ok=True)
         kept = FileHistory(str(path))
@@ -120,6 +126,10 @@ def _lines(root, names: "Names", history: Optional[str]) -> Iterable[str]:
         except EOFError:
             typer.echo("")
             return
+
+
+def _history_file(history: Optional[str]) -> Path:
+    return Path(history or os.environ.get("TALLY_HISTORY") or Path.home() / ".tally_history")
 
 
 class Names:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Optional, Sequence
 
+from commands import sealed
 from commands.base import clean_name, clean_text, record
 from commands.dice_sources import Dice, Faces, Rolled
 from projections.reading import Context, query
@@ -14,6 +15,7 @@ from ledger.dice.expression import Expression, parse
 from ledger.envelope import Envelope, NewEvent
 from ledger.errors import BadInput, RuleRefused
 from ledger.events.dice import ClientSeedSet, DiceRolled, EpochCommitted, EpochRevealed
+from ledger.sealed import check_label
 from ledger.secrets import DICE_SEED
 from ledger.settings import in_force
 from ledger.store import Store, Transaction, resolve_url
@@ -76,13 +78,15 @@ def roll_under(ctx: Context) -> str:
 def roll_event(ctx: Context, text: str, *, character: Optional[str] = None,
                why: Optional[str] = None, hand: Optional[Sequence[int]] = None,
                nonce_offset: int = 0, session: Optional[int] = None,
-               against: Optional[Asked] = None) -> NewEvent:
+               against: Optional[Asked] = None, on: Optional[str] = None) -> NewEvent:
     """The dice.rolled event for one roll in the current epoch. Commands that
     roll several times in one transaction pass ``nonce_offset``; ``against``
-    checks the total against a target and records the result."""
+    checks the total against a target and records the result; ``on``: the
+    label of the sealed table it is rolled on (commands/sealed.py)."""
     expression = parse(text)
     aim = check.target(*against, roll_under=roll_under(ctx)) if against else None
     epoch = current_epoch(ctx)
+    table = sealed.table_roll(ctx, on, expression) if on is not None else None
     if hand is not None:
         reading = expression.hand(list(hand))
         faces, total = list(reading.faces), reading.total
@@ -98,6 +102,7 @@ def roll_event(ctx: Context, text: str, *, character: Optional[str] = None,
         character=clean_name(character, "--for") if character else None,
         why=clean_text(why, "--why") if why else None,
         check=aim.result(total) if aim else None,
+        on=table,
     )
     return NewEvent(epoch_stream(epoch.number), event, game_time=ctx.today, session=session)
 
@@ -154,25 +159,28 @@ def dice_of(ctx: Context, hand: Optional[Sequence[int]] = None) -> Dice:
 
 def roll(store: Store, campaign: Optional[str], text: str, *, actor: str,
          character: Optional[str] = None, why: Optional[str] = None,
-         hand: Optional[Sequence[int]] = None, against: Optional[Asked] = None) -> Envelope:
+         hand: Optional[Sequence[int]] = None, against: Optional[Asked] = None,
+         on: Optional[str] = None) -> Envelope:
     return roll_seeded(store, campaign, text, actor=actor, character=character, why=why, hand=hand,
-                       against=against)[0]
+                       against=against, on=on)[0]
 
 
 def roll_seeded(store: Store, campaign: Optional[str], text: str, *, actor: str,
                 character: Optional[str] = None, why: Optional[str] = None,
-                hand: Optional[Sequence[int]] = None,
-                against: Optional[Asked] = None) -> tuple[Envelope, Optional[bool]]:
+                hand: Optional[Sequence[int]] = None, against: Optional[Asked] = None,
+                on: Optional[str] = None) -> tuple[Envelope, Optional[bool]]:
     """The roll, and whether its epoch had a player seed (None for a hand roll),
     read in the roll's own transaction."""
     parse(text)  # refuse a bad expression, or target, before touching the database
     if against:
         check.target(*against)
+    if on is not None:
+        on = check_label(on, "--on")
     seeded: list[Optional[bool]] = []
 
     def decide(ctx: Context) -> list[NewEvent]:
         seeded.append(None if hand is not None else bool(current_epoch(ctx).client_seed))
-        return [roll_event(ctx, text, character=character, why=why, hand=hand, against=against)]
+        return [roll_event(ctx, text, character=character, why=why, hand=hand, against=against, on=on)]
 
     return record(store, campaign, actor, decide)[0], seeded[-1]
 

@@ -18,6 +18,7 @@ from commands.dice import current_epoch, epoch_stream
 from ledger.envelope import NewEvent
 from ledger.errors import BadInput, RuleRefused
 from ledger.events.dice import DiceRolled
+from commands.imports import json_input
 from commands.imports.rolls import ForeignRoll, Parsed
 from commands.imports.source_file import read_text
 from ledger.text import NAME_LIMIT, REASON_LIMIT, check_text
@@ -49,7 +50,18 @@ class ImportReport:
 def parse(source: str, path: str) -> Parsed:
     if source not in SOURCES:
         raise BadInput(f"unknown roll log {source!r}: use foundry, roll20 or ddb")
-    return import_module(f"commands.imports.{SOURCES[source]}").parse(read_text(path, "roll log"))
+    reader = import_module(f"commands.imports.{SOURCES[source]}")
+    text = read_text(path, "roll log")
+    with json_input.budget(f"roll log {path}"):
+        parsed = reader.parse(text)
+    if not parsed.recognised:  # a file of another kind, or none this tool wrote: never "0 rolls imported"
+        if parsed.problems:
+            n, problem = parsed.problems[0]
+            raise BadInput(f"{path} cannot be read as a {source} roll log ({parsed.unit} {n}: {problem}); it should "
+                           f"hold {reader.EXPECTED}. Nothing was written")
+        raise BadInput(f"{path} holds no {reader.EXPECTED}: is it the right file, and the right kind "
+                       f"({', '.join(SOURCES)})? Nothing was written")
+    return parsed
 
 
 def import_rolls(store, campaign: Optional[str], source: str, path: str, *, actor: str,

@@ -23,10 +23,13 @@ from typing import Any, Iterator, Optional
 
 import msgspec
 
-from ledger.chain import COLUMNS, GENESIS, HASHED_FIELDS, canonical_json, check_canonical, is_plain, stored_hash, stored_line
+from ledger.calendar import MAX_DAY, MIN_DAY
+from ledger.chain import (COLUMNS, GENESIS, HASHED_FIELDS, SAFE_INTEGER, canonical_json, check_canonical, is_plain,
+                          stored_hash, stored_line)
 from ledger.errors import BadInput, TallyError
 from ledger.events.registry import decode
-from ledger.files import writing
+from ledger.files import open_regular, writing
+from commands.imports.json_input import MAX_DEPTH, measure
 from ledger.schema import events
 from ledger.store import Store
 
@@ -41,6 +44,11 @@ _PARALLEL_FROM = 16 * 2**20  # bytes: a smaller file is checked in this process
 _CHECKPOINT_FROM = 10_000  # events imported at once
 _REINDEX_FROM = 2**20  # bytes: a file this large loaded into an empty ledger builds its indexes after the rows
 _LATER_INDEXES = tuple(index for index in events.indexes if not index.unique)  # the read paths' indexes
+_LINE_LIMIT = 16 * 2**20  # bytes: an event is far smaller; a longer line is refused, never read whole
+_INT32 = 2**31 - 1  # the columns' own range
+# Each whole number's range: the database's columns hold no more, and game time is a day the ledger keeps.
+_RANGES = {"position": (1, SAFE_INTEGER), "version": (1, _INT32), "schema": (1, _INT32),
+           "game_time": (MIN_DAY, MAX_DAY), "session": (1, _INT32), "cause": (1, SAFE_INTEGER)}
 
 
 @dataclass
@@ -54,7 +62,7 @@ class ImportResult:
 def export(store: Store, path: str, *, force: bool = False) -> int:
     """Write the whole log to ``path``, all of it or nothing (see ledger.files)."""
     count = 0
-    with writing(path, force=force) as out, store.reading() as tx, closing(tx.raw_rows()) as rows:
+    with writing(path, force=force, ledger=store.url) as out, store.reading() as tx, closing(tx.raw_rows()) as rows:
         for row in rows:
             out.write(stored_line(row) + "\n")
             count += 1
@@ -69,16 +77,11 @@ def import_file(store: Store, path: str, *, snapshots: bool = True, workers: Opt
     Each line is checked on its own (JSON, fields, payload, hash) — in worker
     processes, one a core, for a large file — and the chain is linked here,
     line by line in order, so the first bad line is the one reported."""
-    try:
-        handle = open(path, "rb")
-        size = os.fstat(handle.fileno()).st_size
-    except OSError as exc:
-        raise BadInput(f"cannot read {path!r}: {exc.strerror}") from None
-    except ValueError:  # a path with a NUL in it
-        raise BadInput(f"cannot read {path!r}: not a file name") from None
+    handle = open_regular(path, "the export")  # never a pipe or a device: either could hold the import up
+    size = os.fstat(handle.fileno()).st_size
     workers = workers if workers is not None else (os.cpu_count() or 1) if size >= _PARALLEL_FROM else 0
     result = ImportResult()
-    with handle, _checked_lines(handle, workers) as rows, store.transaction() as tx:
+    with handle, _checked_lines(handle, path, workers) as rows, store.transaction() as tx:
         head, _, _ = tx.head()
         # A bulk load into an empty SQLite ledger builds the secondary indexes once, after
         # the rows, rather than row by row (the primary key and the stream-version constraint
@@ -128,7 +131,7 @@ def import_file(store: Store, path: str, *, snapshots: bool = True, workers: Opt
 
 
 @contextmanager
-def _checked_lines(handle, workers: int) -> Iterator[Iterator[tuple[int, tuple]]]:
+def _checked_lines(handle, path: str, workers: int) -> Iterator[Iterator[tuple[int, tuple]]]:
     """(line number, checked row) for every line, in order; BadInput at the
     first line that fails its own checks. With workers, blocks of the file
     are checked side by side, a bounded number ahead of the one being linked.
@@ -139,12 +142,12 @@ def _checked_lines(handle, workers: int) -> Iterator[Iterator[tuple[int, tuple]]
     thrown away (terminating a pool while a large task is half written to a
     worker's pipe can leave it waiting for ever)."""
     if workers < 2 or "fork" not in get_all_start_methods():  # one process where fork is not offered
-        yield _rows(_check_block(handle.name, *block) for block in _blocks(handle))
+        yield _rows(_check_block(path, *block) for block in _blocks(handle))
         return
     blocks = _blocks(handle)
     pool = get_context("fork").Pool(workers)
     try:
-        pending = deque(pool.apply_async(_check_block, (handle.name, *block))
+        pending = deque(pool.apply_async(_check_block, (path, *block))
                         for block in islice(blocks, 2 * workers))
 
         def results():
@@ -152,7 +155,7 @@ def _checked_lines(handle, workers: int) -> Iterator[Iterator[tuple[int, tuple]]
                 done = pending.popleft().get()
                 following = next(blocks, None)
                 if following is not None:
-                    pending.append(pool.apply_async(_check_block, (handle.name, *following)))
+                    pending.append(pool.apply_async(_check_block, (path, *following)))
                 yield done
 
         yield _rows(results())
@@ -162,18 +165,22 @@ def _checked_lines(handle, workers: int) -> Iterator[Iterator[tuple[int, tuple]]
 
 
 def _blocks(handle) -> Iterator[tuple[int, int, int]]:
-    """(first line number, byte offset, byte length) of blocks of whole lines."""
+    """(first line number, byte offset, byte length) of blocks of whole lines.
+    A line longer than _LINE_LIMIT ends the blocks: read no further, its check refuses it."""
     number, offset = 1, 0
     while data := handle.read(_BLOCK):
         if not data.endswith(b"\n"):
-            data += handle.readline()  # finish the last line
+            data += handle.readline(_LINE_LIMIT + 1)  # finish the last line
         lines = data.count(b"\n") + (0 if data.endswith(b"\n") else 1)
         yield number, offset, len(data)
+        end = len(data) - data.endswith(b"\n")
+        if end - (data.rfind(b"\n", 0, end) + 1) > _LINE_LIMIT:
+            return
         number, offset = number + lines, offset + len(data)
 
 
 def _check_block(path: str, first: int, offset: int, length: int) -> tuple[int, list[tuple], Optional[str]]:
-    with open(path, "rb") as handle:
+    with open_regular(path, "the export") as handle:
         handle.seek(offset)
         data = handle.read(length)
     lines = data.split(b"\n")  # as iterating the file splits: at newlines only
@@ -186,6 +193,9 @@ def _check_chunk(first: int, lines: list[bytes]) -> tuple[int, list[tuple], Opti
     rows = []
     for number, line in enumerate(lines, first):
         try:
+            if len(line) > _LINE_LIMIT:
+                raise BadInput(f"line {number}: longer than {_LINE_LIMIT // 2**20} MiB, which no exported event is; "
+                               "nothing imported")
             row = _read_line(line, number)
             rows.append(tuple(row[c] for c in COLUMNS))
         except BadInput as exc:
@@ -225,8 +235,13 @@ def _read_line(line: bytes, number: int) -> dict[str, Any]:
     try:  # msgspec, in C; anything it will not read goes the way that says why
         data = _DECODE(line)
         text = line.decode("utf-8").rstrip("\r\n")
-    except (msgspec.DecodeError, msgspec.ValidationError, UnicodeDecodeError):
+    except (msgspec.DecodeError, msgspec.ValidationError, UnicodeDecodeError, RecursionError):
         data, text = _read_json(line, where)
+    if line.count(b"[") + line.count(b"{") > MAX_DEPTH:  # only then can it be nested deeper
+        try:
+            measure(data)
+        except ValueError as exc:
+            raise BadInput(f"{where}: {exc}, which no exported event is; nothing imported") from None
     if not isinstance(data, dict):
         raise BadInput(f"{where}: not an event object")
     if not is_plain(data) or _MAYBE_NOT_RFC8785.search(line):  # only then is the walk worth its cost
@@ -274,6 +289,8 @@ def _read_json(line: bytes, where: str) -> tuple[Any, str]:
         return json.loads(text, parse_float=_no_floats, parse_constant=_no_floats), text
     except UnicodeDecodeError:
         raise BadInput(f"{where}: not UTF-8 text") from None
+    except RecursionError:
+        raise BadInput(f"{where}: nested more than {MAX_DEPTH} deep, which no exported event is; nothing imported") from None
     except ValueError as exc:
         detail = str(exc) if "whole numbers" in str(exc) else "not valid JSON (each line must be one exported event)"
         raise BadInput(f"{where}: {detail}") from None
@@ -294,6 +311,10 @@ def _check_types(data: dict[str, Any], where: str) -> None:
     for name in _OPTIONAL_INTS:
         if data[name] is not None and type(data[name]) is not int:
             raise BadInput(f"{where}: {name} must be a whole number or null")
+    for name, (low, high) in _RANGES.items():
+        if data[name] is not None and not low <= data[name] <= high:
+            raise BadInput(f"{where}: {name} {data[name]} is outside what a ledger holds ({low:,} to {high:,}); "
+                           "nothing imported")
     for name in _STRINGS:
         if not isinstance(data[name], str) or not data[name]:
             raise BadInput(f"{where}: {name} must be a non-empty string")

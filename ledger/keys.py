@@ -18,12 +18,12 @@ import stat
 from pathlib import Path
 from typing import Optional
 
+from ledger.beside import KEY_ENV, KEY_SUFFIX
 from ledger.errors import BadInput, NotFound
 from ledger.files import writing
 from ledger.notes import Signer, parse_skey
 
-ENV = "TALLY_KEY_FILE"
-SUFFIX = ".key"
+ENV, SUFFIX = KEY_ENV, KEY_SUFFIX
 
 
 def referee_key_path(engine, given: Optional[str] = None) -> Path:

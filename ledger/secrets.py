@@ -28,11 +28,12 @@ from typing import Optional, Sequence
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
-from ledger.errors import NotFound, RuleRefused, StoreError
+from ledger.beside import SECRETS_SUFFIX
+from ledger.errors import StoreError
 from ledger.schema import ledger_secrets
 
 DICE_SEED = "dice-seed"
-SUFFIX = ".secrets"
+SUFFIX = SECRETS_SUFFIX
 TABLE = "ledger_secrets"
 
 Row = tuple[str, str, str, str]  # kind, campaign, name, value
@@ -202,42 +203,3 @@ def for_database(backend: str, database: str) -> FileSecrets | TableSecrets:
     """The secrets of a ledger: ``database`` is the SQLite file's path, or the
     PostgreSQL URL as it may be printed."""
     return FileSecrets(file_beside(database)) if backend == "sqlite" else TableSecrets(database)
-
-
-# What a reader's role may SELECT: the log, what is derived from it (snapshots, kept
-# histories, the Merkle tree, the scheduler's plain schedule) and the schema revision
-# (checked on opening). Not the secrets; not the write lock's row (ledger/pgroles.py).
-READER_TABLES = ("events", "snapshots", "snapshot_blobs", "merkle_nodes", "kept_steps", "kept_heads",
-                 "schedule_jobs", "alembic_version")
-WITHHELD = (TABLE, "ledger_write_lock")
-
-
-def grant_reader(store, role: str) -> list[str]:
-    """Let an existing PostgreSQL role read the ledger and nothing secret; the tables granted."""
-    if store.engine.dialect.name != "postgresql":
-        raise RuleRefused(
-            "grant-reader is for PostgreSQL: a reader of a SQLite ledger is whoever can read its file "
-            "(created 0600; TALLY_DB_MODE=0640 lets its group read it), and the secrets file beside it "
-            "stays 0600")
-    from ledger.pgroles import refuse_unless_owner
-
-    with store.transaction() as tx:
-        conn = tx.conn
-        refuse_unless_owner(conn, "grant-reader")
-        if not conn.execute(sa.text("SELECT 1 FROM pg_roles WHERE rolname = :r"), {"r": role}).first():
-            raise NotFound(f"no PostgreSQL role named {role!r}: create it first "
-                           f"(CREATE ROLE \"{role}\" LOGIN PASSWORD '…'), then grant it reading")
-        quote = conn.dialect.identifier_preparer.quote_identifier
-        database, schema = conn.execute(sa.text("SELECT current_database(), current_schema()")).one()
-        who = quote(role)
-        conn.execute(sa.text(f"GRANT CONNECT ON DATABASE {quote(database)} TO {who}"))
-        conn.execute(sa.text(f"GRANT USAGE ON SCHEMA {quote(schema)} TO {who}"))
-        conn.execute(sa.text(f"GRANT SELECT ON {', '.join(READER_TABLES)} TO {who}"))
-        for table in WITHHELD:
-            if sa.inspect(conn).has_table(table):
-                conn.execute(sa.text(f"REVOKE ALL ON {table} FROM {who}"))
-        if conn.execute(sa.text("SELECT has_table_privilege(:r, :t, 'SELECT')"), {"r": role, "t": TABLE}).scalar():
-            raise RuleRefused(f"role {role!r} can read the dice secrets whatever is granted (a superuser, "
-                              "the ledger's owner, or a member of a role that can): choose a role of its own "
-                              "for the players; nothing was granted")
-    return list(READER_TABLES)

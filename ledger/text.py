@@ -37,15 +37,21 @@ _KINDS = {
 }
 
 
-def refusal(value: str, what: str) -> str | None:
-    """Why ``value`` is not printable one-line text, or None if it is."""
+def unprintable(value: str) -> tuple[int, str] | None:
+    """The first character of ``value`` that is not printable, as (its place,
+    counted from 1; what it is, in words), or None."""
     for index, char in enumerate(value, 1):
         if not char.isprintable():
             kind = _KINDS.get(unicodedata.category(char), "a character that cannot be printed")
             name = "a newline" if char in "\r\n" else "a tab" if char == "\t" else kind
-            return (f"{what} contains {name} (U+{ord(char):04X}, character {index}): "
-                    "give printable text on one line")
+            return index, f"{name} (U+{ord(char):04X}, character {index})"
     return None
+
+
+def refusal(value: str, what: str) -> str | None:
+    """Why ``value`` is not printable one-line text, or None if it is."""
+    found = unprintable(value)
+    return None if found is None else f"{what} contains {found[1]}: give printable text on one line"
 
 
 def check_text(value: str, what: str, limit: int = REASON_LIMIT) -> str:

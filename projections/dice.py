@@ -68,7 +68,8 @@ def _roll_line(p: dict) -> str:
     why = f" — {p['why']}" if p.get("why") else ""
     dropped = f" (dropped {[p['dice'][i] for i in p['dropped']]})" if p.get("dropped") else ""
     total = p.get("exact_total") or p["total"]
-    return f"{who}{p['expression']} {p['dice']}{dropped} = {total}{checked(p.get('check'))} ({how}){why}"
+    on = f" on sealed table {p['on']['label']!r} ({p['on']['commitment'][:12]}…)" if p.get("on") else ""
+    return f"{who}{p['expression']} {p['dice']}{dropped} = {total}{checked(p.get('check'))} ({how}){on}{why}"
 
 
 TABLE = Table("dice")

@@ -49,7 +49,7 @@ from projections.why import story_row
 COMPANY = "company"
 ALL = "*"  # a withdrawn event that would no longer fold shows in every story
 CHANGED, BORE, WITHDRAWN, UNFOLDABLE = 0, 1, 2, 3
-FORMAT = "kept-1"  # the layout of a step and a head; with the read models' shape, what a head was built by
+FORMAT = "kept-2"  # the layout of a step and a head; with the read models' shape, what a head was built by
 _ATTEMPT_TYPES = frozenset().union(*ATTEMPTS.values())
 _ENCODER = msgspec.msgpack.Encoder()
 _HEAD = msgspec.msgpack.Decoder(tuple[str, Optional[int], Optional[int], dict[str, dict[str, Any]]])

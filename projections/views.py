@@ -5,6 +5,7 @@ figure itself: it prints or renders what these return."""
 
 from __future__ import annotations
 
+import json
 from typing import Any, Optional
 
 from ledger.errors import BadInput, NotFound
@@ -12,6 +13,7 @@ from ledger.events.registry import known_types
 from projections import kept
 from projections import world as world_model
 from projections.describe import line
+from projections.sealed import pick_note, picked
 from ledger.names import key
 from projections.sheet import sheet
 from projections.timeline import VOID, recorded
@@ -213,7 +215,7 @@ def figure_story(ctx, subject: str, field: Optional[str], folded=None) -> tuple[
     else:
         found = story((), ctx.point, told, cause_of=ctx.event, folded=_folded(folded) if folded else fold(ctx))
     if not found and told.figure(ctx.world) is None:
-        raise BadInput(f"{subject} has no field {field!r} (see `tally char show {subject} --json`)")
+        raise BadInput(_no_figure(subject, field))
     _dated(ctx, found)
     return told.label, told.figure(ctx.world), found
 
@@ -237,10 +239,17 @@ def figure_story_page(ctx, subject: str, field: Optional[str], folded=None, befo
         rows = [r for r in rows if key_ is None or (r["game_time"], r["position"]) < key_]
         found, more = rows[-count:], len(rows) > count
     if not found and told.figure(ctx.world) is None:
-        raise BadInput(f"{subject} has no field {field!r} (see `tally char show {subject} --json`)")
+        raise BadInput(_no_figure(subject, field))
     _dated(ctx, found)
     earlier = f"{found[0]['game_time']}-{found[0]['position']}" if more and found else None
     return told.label, told.figure(ctx.world), found, earlier
+
+
+def _no_figure(subject: str, field: Optional[str]) -> str:
+    if field and field.lower().startswith("item:"):
+        return (f"{subject} never had an item called {field[5:].strip()!r} (see the inventory: "
+                f"`tally char show {subject}`)")
+    return f"{subject} has no field {field!r} (see `tally char show {subject} --json`)"
 
 
 def _story_key(before: Optional[str]) -> Optional[tuple[int, int]]:
@@ -364,10 +373,16 @@ def event(ctx, position: int, index: Optional[tuple[dict, dict, dict]] = None) -
     if found is None:
         raise NotFound(f"no event {position} in campaign {ctx.name} at that point")
     calendar = ctx.campaign.calendar
-    return {**found.to_dict(), "game_date": calendar.format(found.game_time), "what": line(found),
+    return {**found.to_dict(), "game_date": calendar.format(found.game_time), "what": _what(found, ctx),
+            "table": picked(found.payload, ctx.world.sealed) if found.type == "dice.rolled" else None,
             "cause_event": _brief(cause, calendar) if cause else None,
             "effects": [_brief(e, calendar) for e in effects],
             "voided_by": _brief(voided_by, calendar) if voided_by else None}
+
+
+def _what(e, ctx) -> str:
+    """An event's line; beside a roll on a sealed table, once the table is revealed, the line it picked."""
+    return line(e) + (pick_note(e.payload, ctx.world.sealed) if e.type == "dice.rolled" else "")
 
 
 def latest_checkpoint(ctx) -> Optional[str]:
@@ -406,7 +421,7 @@ def log_rows(ctx, *, types: Optional[list[str]] = None, session: Optional[int] =
         oldest_read, seen = e.position, seen + 1
         if character and key(str(e.payload.get("character") or e.payload.get("name") or "")) != key(character):
             continue
-        what = line(e)
+        what = _what(e, ctx)
         if text and text.lower() not in (what + " " + e.type).lower():
             continue
         rows.append({"position": e.position, "game_day": e.game_time, "game_date": calendar.format(e.game_time),
@@ -430,6 +445,24 @@ def log_rows(ctx, *, types: Optional[list[str]] = None, session: Optional[int] =
             row["voided_by"] = voided.get(row["position"])
     return {"rows": rows, "more_before": more_before, "types": sorted(known_types()),
             "searched_from": None if looked or scan is None else oldest_read}
+
+
+def log_window(ctx, first: int, last: int) -> dict:
+    """The campaign's events at positions first..last, newest first, each with what an event
+    page shows of it (the static site's log: a page of them replaces a page each)."""
+    calendar = ctx.campaign.calendar
+    upto = min(last, ctx.upto)
+    found = list(ctx.tx.read(ctx.name, after=first - 1, upto=upto))
+    voided = {v.payload["target"]: v.position for v in ctx.tx.read(ctx.name, after=first - 1, upto=ctx.upto,
+                                                                    types=[VOID])}
+    rows = [{"position": e.position, "game_day": e.game_time, "game_date": calendar.format(e.game_time),
+             "type": e.type, "actor": e.actor, "session": e.session, "what": _what(e, ctx), "cause": e.cause,
+             "voided_by": voided.get(e.position), "recorded_at": e.recorded_at, "stream": e.stream,
+             "version": e.version, "hash": e.hash,
+             "roll": {k: e.payload.get(k) for k in ("verifiable", "nonce", "epoch")} if e.type == "dice.rolled" else None,
+             "payload": json.dumps(e.payload, ensure_ascii=False, separators=(",", ":"))}
+            for e in reversed(found)]
+    return {"rows": rows, "types": []}
 
 
 DICE_EVENTS = ("dice.committed", "dice.client_seed_set", "dice.revealed", "dice.rolled")
@@ -511,14 +544,19 @@ def epoch(ctx, number: int) -> dict:
             out["rolls"].append({"position": e.position, "nonce": p.get("nonce"), "expression": p["expression"],
                                  "dice": list(p["dice"]), "total": p["total"], "verifiable": p["verifiable"],
                                  "character": p.get("character"), "why": p.get("why"),
-                                 "game_date": calendar.format(e.game_time), "what": line(e)})
+                                 "game_date": calendar.format(e.game_time), "what": _what(e, ctx)})
     return out
 
 
+# What the in-browser check (chronicle/static/dice.js) reads of a dice event's payload.
+CHECKED = ("epoch", "commitment", "client_seed", "seed", "verifiable", "nonce", "expression", "dice", "total")
+
+
 def epoch_events(ctx, number: int) -> list[dict]:
-    """The epoch's own events as `tally export` shapes them (envelope and payload), for a check that
-    re-derives them elsewhere (a player's browser)."""
-    return [{"position": e.position, "campaign": e.campaign, "type": e.type, "payload": e.payload}
+    """The epoch's own events as `tally export` shapes them (envelope and payload), with what a
+    check that re-derives them elsewhere (a player's browser) reads of each payload."""
+    return [{"position": e.position, "campaign": e.campaign, "type": e.type,
+             "payload": {k: e.payload[k] for k in CHECKED if k in e.payload}}
             for e in _epoch_events(ctx, number)]
 
 
@@ -552,7 +590,7 @@ def session_page(ctx, number: int) -> dict:
     info = session_info(ctx, number)
     calendar = ctx.campaign.calendar
     events = _session_events(ctx, ctx.world.sessions.get(number))
-    info["rolls"] = [{"position": e.position, "what": line(e), "game_date": calendar.format(e.game_time)}
+    info["rolls"] = [{"position": e.position, "what": _what(e, ctx), "game_date": calendar.format(e.game_time)}
                      for e in events if e.type == "dice.rolled"]
     info["log"] = [{"position": e.position, "type": e.type, "what": line(e),
                     "game_date": calendar.format(e.game_time)} for e in events if e.type != "dice.rolled"]

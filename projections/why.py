@@ -39,7 +39,12 @@ ATTEMPTS = {
     "saves": {"boon.spent", "save.lost"},
     "black_marks": {"god.crawled", "god.repented", "god.sacrificed", "god.punishment_checked"},
     "grey_marks": {"god.crawled", "god.sacrificed"},
+    # an item's chain of custody (`why C item:NAME`): bought or not, used, checked, sold
+    "item": {"item.bought", "item.sold", "item.depletion_checked", "gear.broken"},
 }
+# The inventory's events that name an item (gear.broken names those that broke).
+ITEM_TYPES = frozenset({"item.gained", "item.dropped", "item.given", "commodity.converted", "item.bought",
+                        "item.sold", "item.depletion_checked", "gear.broken"})
 # The events that bear on the Company's figures even when they leave them as they were.
 COMPANY_TYPES = frozenset({"company.income_rolled", "reputation.changed", "stronghold.attempted"})
 
@@ -110,7 +115,9 @@ def subject_figure(subject: str, field: Optional[str]) -> Subject:
                        kept="company", of=lambda f: next((s.get(field) for s in f.get("strongholds", [])
                                                           if key(s["name"]) == key(name)), None))
     if not field:
-        raise ValueError("name the field: `tally why CHARACTER FIELD` (e.g. wealth, cash, black_marks)")
+        raise ValueError("name the field: `tally why CHARACTER FIELD` (e.g. wealth, cash, black_marks, item:Torches)")
+    if field.lower().startswith("item:") and field[5:].strip():
+        return _custody(subject, field[5:].strip())
     head, _, entry = field.partition(".")
     attempts = ATTEMPTS.get(head, set())
 
@@ -122,6 +129,39 @@ def subject_figure(subject: str, field: Optional[str]) -> Subject:
     return Subject(f"{subject}'s {field}", lambda w: _field(sheet(w, subject) or {}, field), concerns,
                    sheet_moved(subject), kept=f"character:{key(subject)}",
                    of=lambda f: _field(f, field) if f else None)
+
+
+def _custody(subject: str, item: str) -> Subject:
+    """An item's chain of custody: where it came from (found, bought — with the roll behind it —,
+    given), what became of it (used, checked, given on, broken, sold, cashed in), each with both
+    dates; the figure is the item as the character carries it, or nothing."""
+    def held(inventory) -> Optional[str]:
+        found = next((i for i in inventory or [] if key(i["name"]) == key(item)), None)
+        return _carried(found) if found else None
+
+    def concerns(e: Envelope) -> bool:
+        if e.type not in ITEM_TYPES:
+            return False
+        p = e.payload
+        named = [p.get("item")] if e.type != "gear.broken" else p.get("broken", [])
+        return any(isinstance(n, str) and key(n) == key(item) for n in named) and key(subject) in {
+            key(p.get("character", "")), key(p.get("to") or "")}
+
+    return Subject(f"{subject}'s {item}", lambda w: held([i.view() for i in w.inventory.of(subject)]), concerns,
+                   sheet_moved(subject), kept=f"character:{key(subject)}",
+                   of=lambda f: held(f.get("inventory")) if f else None)
+
+
+def _carried(item: dict) -> str:
+    """An item as its owner carries it, in a few words."""
+    parts = [f"{item['slots']} Slot{'s' if item['slots'] != 1 else ''}"]
+    if item.get("depletion"):
+        parts.append("its last use" if item.get("last_use") else f"Depletion {item['depletion']}+")
+    if item.get("cash"):
+        parts.append(f"worth {item['cash']} Cash")
+    if item.get("artifact"):
+        parts.append("an artifact")
+    return f"carried ({', '.join(parts)})"
 
 
 def _field(found: dict, field: str) -> Any:

@@ -11,7 +11,7 @@ from typing import Iterable, Optional
 from ledger.envelope import Envelope
 from projections.frozen import replace
 from projections.handlers import Fold, premises
-from projections import campaign, company, downtime, gods, inventory, sessions, skirmish, stable, wolves, xp
+from projections import campaign, company, downtime, gods, inventory, sealed, sessions, skirmish, stable, wolves, xp
 
 
 @dataclass(frozen=True)
@@ -26,13 +26,14 @@ class World:
     skirmish: skirmish.Skirmishers
     downtime: downtime.Downtime
     inventory: inventory.Inventory
+    sealed: sealed.Sealed
 
 
 EMPTY = World(None, stable.Stable(), sessions.Sessions(), company.Company(), gods.Divine(), xp.Advancement(),
-              wolves.Band(), skirmish.Skirmishers(), downtime.Downtime(), inventory.Inventory())
+              wolves.Band(), skirmish.Skirmishers(), downtime.Downtime(), inventory.Inventory(), sealed.Sealed())
 
 
-MODELS = (campaign, stable, sessions, company, gods, xp, wolves, skirmish, downtime, inventory)
+MODELS = (campaign, stable, sessions, company, gods, xp, wolves, skirmish, downtime, inventory, sealed)
 TABLES = tuple(m.TABLE for m in MODELS)  # each read model's handlers (projections/handlers.py), as World's fields
 _FIELDS = tuple(f.name for f in fields(World))
 PREMISES = premises(TABLES)  # event type -> what a fact logged late must keep (commands/late_facts.py)

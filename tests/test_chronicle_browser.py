@@ -160,11 +160,17 @@ def test_the_static_site_works_from_file(greyhawk, chromium, tmp_path):
     _, tampered, position = tampered_export(greyhawk, tmp_path)
     chromium.goto((out / "index.html").as_uri())
     assert wealth(chromium) == "6"
-    chromium.click("a.day >> text=1024-03-04")  # the scrubber: the pre-rendered days
-    assert wealth(chromium) == "5" and "as of 1024-03-04" in chromium.inner_text("#point")
+    chromium.click("#days-list")  # the pre-rendered days, listed on a page of their own
+    chromium.click("a.day >> text=1024-03-04")
+    shown = chromium.inner_text('#stables tr:has(a:text-is("Nureddine")) td:nth-child(5)')
+    assert shown == "5" and "as of 1024-03-04" in chromium.inner_text("#point")
+    chromium.click("text=now")
     chromium.click('[data-figure="Nureddine.wealth"]')
-    chromium.click("#why a.roll")
-    assert "rolled by hand, recorded, not verifiable" in chromium.inner_text("#roll")
+    chromium.click("#why a.roll")  # to the roll's row in the log, its details below it
+    roll = chromium.url.rpartition("#")[2]
+    row = chromium.locator(f"tr#{roll}")
+    row.locator("summary").click()
+    assert "rolled by hand, recorded, not verifiable" in row.locator(".roll").inner_text()
     chromium.goto((out / "dice-1.html").as_uri())
     chromium.click("#check-page")
     assert check_result(chromium).startswith("PASS (this page's rolls)")

@@ -231,9 +231,14 @@ def test_chronicle_writes_a_site_whose_links_all_resolve(tally_sqlite, tmp_path)
     for page in out.glob("*.html"):
         for link in re.findall(r'(?:href|src)="([^"#?]+)', page.read_text()):
             assert (out / link).exists(), f"{page.name} links to {link}, which was not written"
-    # the campaign page pre-rendered for the session's first and last day
-    assert figure((out / f"day-{day_of(tally_sqlite, '1024-03-04')}.html").read_text(), "Nureddine.wealth") == "5"
+    # the campaign page pre-rendered for the day the session ended, its figures as they were then (not
+    # linked: the why pages tell the campaign now); the list of such days on a page of its own
+    past = (out / f"day-{day_of(tally_sqlite, '1024-03-04')}.html").read_text()
+    row = re.search(r'<tr><td><a href="[^"]*">Nureddine</a></td><td>Ann</td><td>active</td>\s*<td>(\w+)</td>'
+                    r'<td>(\d+)</td>', past)
+    assert row and row.group(2) == "5" and 'data-figure="Nureddine.wealth"' not in past
     assert figure((out / "index.html").read_text(), "Nureddine.wealth") == "6"
+    assert f'href="day-{day_of(tally_sqlite, "1024-03-04")}.html"' in (out / "days.html").read_text()
 
 
 def test_chronicle_writes_the_latest_checkpoint_beside_the_pages(tally_sqlite, tmp_path):

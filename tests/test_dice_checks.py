@@ -126,7 +126,7 @@ def test_rolls_recorded_before_checks_read_with_no_check(campaign):
               "verifiable": False, "character": None, "why": None}
     assert upcast("dice.rolled", 1, stored) == {**stored, "check": None, "source": None, "source_id": None,
                                                  "speaker": None, "rolled_at": None, "dropped": [],
-                                                 "exact_total": None}
+                                                 "exact_total": None, "on": None}  # schema 3: no sealed table
     assert "check" not in stored
     position = plant(campaign.url, "dice.rolled", 1, stored, stream="epoch:1")
     logged = campaign.ok("log", "--type", "dice.rolled", "--json").json[-1]

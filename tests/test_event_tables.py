@@ -208,6 +208,9 @@ OLDER: dict[tuple[str, int], dict] = {
     ("calendar.advanced", 1): {"from_day": 1, "to_day": 8, "days": 7, "why": "a week", "run": None},
     ("dice.rolled", 1): {"expression": "2d6", "dice": [3, 4], "total": 7, "epoch": 1, "nonce": None,
                          "verifiable": False, "character": None, "why": None},
+    ("dice.rolled", 2): {"expression": "1d6", "dice": [4], "total": 4, "epoch": 1, "nonce": 0, "verifiable": True,
+                         "character": None, "why": None, "source": None, "source_id": None, "speaker": None,
+                         "rolled_at": None, "dropped": [], "exact_total": None, "check": None},
     ("gear.broken", 1): {"character": "Bo", "items": 3, "note": "three random items break"},
 }
 

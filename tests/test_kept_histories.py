@@ -32,6 +32,8 @@ def fresh_and_kept(store: Store, point: Pin = Pin()):
         folded = views.fold(ctx)
         subjects = [(c.name, f) for c in ctx.world.stable.characters.values()
                     for f in (views.sheet(ctx.world, c.name) or {}) if f not in DAY_BOUND]
+        gained = {(e.payload["character"], e.payload["item"]) for e in tx.read(ctx.name, types=["item.gained"])}
+        subjects += [(who, f"item:{item}") for who, item in gained]  # an item's chain of custody
         subjects += [("company", None)] + [(f"rep:{name}", None) for name, _ in ctx.world.company.reputation.values()]
         subjects += [(f"stronghold:{s.name}", f) for s in ctx.world.company.strongholds.values()
                      for f in ("rating", "tags", "economy")]

@@ -17,7 +17,8 @@ import sqlalchemy as sa
 
 from ledger import pgroles
 from ledger.schema import SCHEMA_REVISION, target_metadata
-from ledger.secrets import DICE_SEED, READER_TABLES, WITHHELD
+from ledger.pgroles import READER_TABLES, WITHHELD
+from ledger.secrets import DICE_SEED
 from tests.conftest import Tally, kept_seed
 
 # A writer that waited for a lock longer than this would wait for ever: fail instead of hanging.

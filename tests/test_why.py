@@ -107,3 +107,32 @@ def test_why_refuses_what_it_cannot_tell(coeac):
     assert "name the field" in coeac.refused("why", "Astrid").stderr
     assert "no field 'charisma'" in coeac.refused("why", "Astrid", "charisma").stderr
     assert "no character, faction or stronghold" in coeac.refused("why", "Nobody", "cash").stderr
+
+
+def test_why_tells_an_items_chain_of_custody_with_both_dates(tally):
+    # Issue 27: "where did this come from?" for items as for Cash — found, used, given, cashed in,
+    # each with its game date and when it was recorded; the roll behind a Depletion check beside it.
+    t = tally
+    t.ok("campaign", "new", "G", "--rules", "coeac", "--start", "1024-03-01")
+    for player, name in (("Ann", "Nureddine"), ("Dee", "Dagny")):
+        t.ok("player", "add", player)
+        t.ok("char", "new", name, "--player", player, "--max-hp", "5")
+    t.ok("item", "add", "Nureddine", "Torches", "--depletion", "15", "--why", "the Company's stores")
+    t.ok("item", "add", "Nureddine", "Silks", "--cash", "3", "--why", "a noble's baggage")
+    t.ok("item", "use", "Nureddine", "Torches", "--dice", "16")  # 004 l.563: one use left
+    t.ok("give", "Nureddine", "Dagny", "--item", "Torches", "--why", "Dagny scouts ahead")
+    t.ok("item", "cash-in", "Nureddine", "Silks")
+    torches = t.ok("why", "Nureddine", "item:Torches", "--json").json
+    assert torches["value"] is None  # given away
+    rows = torches["changes"]
+    assert [r["type"] for r in rows] == ["item.gained", "item.depletion_checked", "item.given"]
+    assert [r["after"] for r in rows] == ["carried (1 Slot, Depletion 15+)", "carried (1 Slot, its last use)", None]
+    assert rows[1]["roll"].endswith("[16] = 16 (by hand) — used: Depletion of Torches")
+    assert all(r["game_date"] == "1024-03-01" and r["recorded_at"] for r in rows)
+    dagny = t.ok("why", "Dagny", "item:Torches", "--json").json
+    assert dagny["value"] == "carried (1 Slot, its last use)" and [r["type"] for r in dagny["changes"]] == ["item.given"]
+    silks = t.ok("why", "Nureddine", "item:silks", "--json").json  # names are case-blind
+    assert [(r["type"], r["after"]) for r in silks["changes"]] == [
+        ("item.gained", "carried (1 Slot, worth 3 Cash)"), ("commodity.converted", None)]
+    said = t.refused("why", "Dagny", "item:Silks").stderr
+    assert "Dagny never had an item called 'Silks'" in said and said.count("\n") == 1

@@ -11,30 +11,47 @@ it, festival days inside a month included, as the source counts)."""
 from __future__ import annotations
 
 import json
-from decimal import Decimal
+import re
 from typing import Any
 
-from commands.imports import calendaria, fantasy_calendar, simple_calendar
+from commands.imports import calendar_bounds, calendaria, fantasy_calendar, json_input, simple_calendar
 from commands.imports.converted import Converted
 from commands.imports.source_file import read_text
 from ledger.errors import BadInput
 
 
 def read(path: str) -> Converted:
-    """Read a calendar file of any of the three tools (told apart by their shape)."""
+    """Read a calendar file of any of the three tools (told apart by their shape),
+    within the bounds of json_input.py and calendar_bounds.py."""
     text = read_text(path, "calendar file")
     try:
-        data = json.loads(text, parse_float=Decimal)  # a moon's 29.530588853 stays exactly that
+        with json_input.budget(f"calendar file {path}"):
+            data = json_input.loads(text)  # a moon's 29.530588853 stays exactly that (a Decimal)
     except json.JSONDecodeError as exc:
         raise BadInput(f"calendar file {path} is not JSON (line {exc.lineno}): export it from its tool as JSON") from None
+    except ValueError as exc:
+        raise BadInput(f"calendar file {path} cannot be read: {exc}") from None
+    calendar_bounds.check_sizes(data, path)
     for module in (fantasy_calendar, simple_calendar, calendaria):
-        if isinstance(data, dict) and module.recognises(data):
-            try:
-                return module.convert(data)
-            except (KeyError, TypeError, IndexError, AttributeError, ValueError) as exc:
-                raise BadInput(f"calendar file {path} looks like a {module.NAME} calendar but lacks what one "
-                               f"holds ({exc.__class__.__name__}: {exc}); export it again") from None
-    raise BadInput(f"calendar file {path} is not a Fantasy-Calendar, Simple Calendar or Calendaria calendar")
+        try:
+            if not (isinstance(data, dict) and module.recognises(data)):
+                continue
+            converted = module.convert(data)
+            calendar_bounds.check_converted(converted.data)
+            converted.spec  # checked here: a calendar that is none is refused before anything is written
+            return converted
+        except BadInput as exc:  # said of the calendar (by its tool's name, where months_spec said it): of this file
+            said = re.sub(r"^calendar file [^:]*: ", "", str(exc))
+            raise BadInput(f"calendar file {path} ({module.NAME}): {said}") from None
+        except _MALFORMED as exc:
+            raise BadInput(f"calendar file {path} looks like a {module.NAME} calendar but lacks what one "
+                           f"holds ({exc.__class__.__name__}: {exc}); export it again") from None
+    raise BadInput(f"calendar file {path} is not a Fantasy-Calendar, Simple Calendar or Calendaria calendar: "
+                   "export one of those as JSON")
+
+
+# What a file that is not quite what its tool writes makes the conversion raise.
+_MALFORMED = (KeyError, TypeError, IndexError, AttributeError, ValueError, ArithmeticError)
 
 
 def to_toml(data: dict[str, Any]) -> str:

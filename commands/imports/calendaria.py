@@ -11,13 +11,15 @@ import re
 from decimal import Decimal
 
 from ledger.calendar import Months, months_spec
+from commands.imports.calendar_bounds import whole
 from commands.imports.converted import Converted, clip, common_year_day, decimal_text, plain
 
 NAME = "Calendaria"
 
 
 def recognises(data: dict) -> bool:
-    return isinstance((data.get("months") or {}).get("values"), dict) and isinstance(data.get("years"), dict)
+    months = data.get("months")
+    return isinstance(months, dict) and isinstance(months.get("values"), dict) and isinstance(data.get("years"), dict)
 
 
 def _name(text) -> str:
@@ -31,8 +33,8 @@ def convert(data: dict) -> Converted:
     lost: list[str] = []
     months, festivals = [], []
     for month in sorted(data["months"]["values"].values(), key=lambda m: m.get("ordinal", 0)):
-        name, days = _name(month["name"]), int(month["days"])
-        extra = max(int(month.get("leapDays") or days) - days, 0)
+        name, days = _name(month["name"]), whole(month["days"])
+        extra = max(whole(month.get("leapDays") or days) - days, 0)
         if month.get("type") == "intercalary":
             festivals.append({"name": name, "after": months[-1]["name"] if months else "", "days": days,
                               "leap_days": extra, "in_week": False})
@@ -44,9 +46,9 @@ def convert(data: dict) -> Converted:
     if advanced.get("rule") in ("simple", "gregorian", "custom"):
         rule = {"simple": str(advanced.get("interval")), "gregorian": "400,!100,4",
                 "custom": advanced.get("pattern")}[advanced["rule"]]
-        offset = int(advanced.get("start") or 0)
+        offset = whole(advanced.get("start") or 0)
     elif simple.get("leapInterval"):
-        rule, offset = str(simple["leapInterval"]), int(simple.get("leapStart") or 0)
+        rule, offset = str(simple["leapInterval"]), whole(simple.get("leapStart") or 0)
     else:
         rule, offset = None, 0
     week = [_name(d["name"]) for d in sorted((data.get("days") or {}).get("values", {}).values(),
@@ -57,22 +59,22 @@ def convert(data: dict) -> Converted:
            "months": months, "festivals": festivals}
     out["seasons"] = []
     for season in (data.get("seasons") or {}).get("values", {}).values():
-        month, day = common_year_day(months, festivals, int(season.get("dayStart") or 0))
+        month, day = common_year_day(months, festivals, whole(season.get("dayStart") or 0))
         out["seasons"].append({"name": _name(season["name"]), "from": month, "day": day})
     out["eras"] = [{"name": _name(e["name"]), "abbreviation": _name(e.get("abbreviation") or ""),
-                    "from_year": int(e.get("startYear") or 0)} for e in (data.get("eras") or {}).values()]
-    zero = int(years.get("yearZero") or 0)
+                    "from_year": whole(e.get("startYear") or 0)} for e in (data.get("eras") or {}).values()]
+    zero = whole(years.get("yearZero") or 0)
     probe = Months(months_spec({**out, "first_weekday": week[0] if week else None, "moons": []}, NAME))
     if week:  # firstWeekday names the week day of the first day of the shown year yearZero
         before = probe.weekday(probe.day_in(zero, months[0]["name"], 1))
-        out["first_weekday"] = week[(int(years.get("firstWeekday") or 0) - week.index(before)) % len(week)]
+        out["first_weekday"] = week[(whole(years.get("firstWeekday") or 0) - week.index(before)) % len(week)]
     out["moons"] = []
     for moon in (data.get("moons") or {}).values():
         phases = sorted(moon["phases"].values(), key=lambda p: Decimal(str(p["start"])))
         cycle = Decimal(decimal_text(moon["cycleLength"]))
         reference = moon.get("referenceDate") or {}
-        month = (months + festivals)[0]["name"] if not months else months[int(reference.get("month") or 0) % len(months)]["name"]
-        day = probe.day_in(int(reference.get("year") or 0), month, 1) + int(reference.get("dayOfMonth") or 0)
+        month = (months + festivals)[0]["name"] if not months else months[whole(reference.get("month") or 0) % len(months)]["name"]
+        day = probe.day_in(whole(reference.get("year") or 0), month, 1) + whole(reference.get("dayOfMonth") or 0)
         out["moons"].append({"name": _name(moon["name"]), "cycle": str(cycle), "shift": str(day - 1),
                              "phases": [_name(p["name"]) for p in phases],
                              "lengths": [str((Decimal(str(p["end"])) - Decimal(str(p["start"]))) * cycle) for p in phases]})

@@ -12,6 +12,7 @@ from functools import cached_property
 from typing import Any, Optional
 
 from ledger.calendar import Months, months_spec
+from ledger.errors import BadInput
 
 SourceDate = tuple[int, str, int]  # (year, month or festival, day within it from 1)
 
@@ -48,7 +49,8 @@ class Converted:
 
 def plain(text: Any) -> str:
     """A name or note from a web tool: entities decoded, tags and line breaks gone."""
-    text = html.unescape(re.sub(r"<[^>]+>", " ", str(text or "")))
+    # A tag holds no "<": so each "<" is looked past once, where "<[^>]+>" went to the end for every one.
+    text = html.unescape(re.sub(r"<[^<>]*>", " ", str(text or "")))
     return " ".join(text.split())
 
 
@@ -57,7 +59,9 @@ def clip(text: str, limit: int) -> str:
 
 
 def decimal_text(value: Any) -> str:
-    return str(Decimal(str(value)))
+    from commands.imports.calendar_bounds import decimal
+
+    return str(decimal(value))
 
 
 def common_year_day(months: list[dict], festivals: list[dict], doy: int) -> tuple[str, int]:
@@ -69,6 +73,8 @@ def common_year_day(months: list[dict], festivals: list[dict], doy: int) -> tupl
     for month in months:
         order.append((month["name"], month["days"]))
         order += [(None, f["days"]) for f in festivals if f["after"] == month["name"] and not f.get("leap")]
+    if sum(days for _, days in order) < 1:
+        raise BadInput("its months and festivals hold no days: a calendar needs a month of at least one day")
     doy %= sum(days for _, days in order)
     for i, (name, days) in enumerate(order):
         if doy < days:

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from ledger.errors import BadInput
+from commands.imports.calendar_bounds import whole
 from commands.imports.converted import Converted, SourceNote, clip, common_year_day, decimal_text, plain
 
 NAME = "Fantasy-Calendar"
@@ -46,22 +47,22 @@ def convert(export: dict) -> Converted:
     months, festivals = [], []
     for span in spans:
         name = clip(plain(span["name"]), 60)
-        if int(span.get("interval", 1)) != 1:
+        if whole(span.get("interval", 1)) != 1:
             raise BadInput(f"{name} appears only every {span['interval']} years: a tally calendar cannot "
                            "hold a month that skips years")
         if span.get("week"):
             lost.append(f"{name}'s own week (the calendar's week is kept)")
         if span["type"] == "intercalary":
             after = months[-1]["name"] if months else ""
-            festivals.append({"name": name, "after": after, "days": int(span["length"]), "leap_days": 0,
+            festivals.append({"name": name, "after": after, "days": whole(span["length"]), "leap_days": 0,
                               "in_week": False})
         else:
-            months.append({"name": name, "days": int(span["length"]), "leap_days": 0})
+            months.append({"name": name, "days": whole(span["length"]), "leap_days": 0})
     by_index = {i: clip(plain(span["name"]), 60) for i, span in enumerate(spans)}
     rule = None
     for leap in year_data.get("leap_days") or []:
-        name, target = clip(plain(leap["name"]), 60), by_index[int(leap["timespan"])]
-        this_rule = (str(leap["interval"]).replace(" ", ""), int(leap.get("offset") or 0))
+        name, target = clip(plain(leap["name"]), 60), by_index[whole(leap["timespan"])]
+        this_rule = (str(leap["interval"]).replace(" ", ""), whole(leap.get("offset") or 0))
         every_year = this_rule[0] == "1"
         if not every_year:
             if rule is not None and rule != this_rule:
@@ -73,7 +74,7 @@ def convert(export: dict) -> Converted:
         month = next((m for m in months if m["name"] == target), None)
         festival = next((f for f in festivals if f["name"] == target), None)
         if leap.get("intercalary") and month is not None:
-            festivals.append({"name": name, "after": target, "after_day": int(leap.get("day") or 0),
+            festivals.append({"name": name, "after": target, "after_day": whole(leap.get("day") or 0),
                               "days": 1, "leap": not every_year, "in_week": False})
         elif month is not None:
             month["days" if every_year else "leap_days"] += 1
@@ -88,7 +89,7 @@ def convert(export: dict) -> Converted:
         "week": week, "week_resets": not year_data.get("overflow", True),
     }
     if week:
-        data["first_weekday"] = week[(int(year_data.get("first_day") or 1) - 1) % len(week)]
+        data["first_weekday"] = week[(whole(year_data.get("first_day") or 1) - 1) % len(week)]
     data["months"], data["festivals"] = months, festivals
     data["seasons"] = _seasons(static, months, festivals, by_index, lost)
     data["moons"] = _moons(static, lost)
@@ -103,8 +104,8 @@ def convert(export: dict) -> Converted:
     _events(export, converted, by_index)
     dynamic = export.get("dynamic_data") or {}
     if "year" in dynamic:
-        converted.today = (int(dynamic["year"]), by_index[int(dynamic.get("timespan") or 0)], int(dynamic.get("day") or 1))
-        converted.epoch = int(dynamic["epoch"]) if dynamic.get("epoch") is not None else None
+        converted.today = (whole(dynamic["year"]), by_index[whole(dynamic.get("timespan") or 0)], whole(dynamic.get("day") or 1))
+        converted.epoch = whole(dynamic["epoch"]) if dynamic.get("epoch") is not None else None
     return converted
 
 
@@ -116,18 +117,18 @@ def _seasons(static, months, festivals, by_index, lost) -> list[dict]:
     out = []
     if all(s.get("timespan") is not None for s in data):
         for season in data:
-            month = by_index[int(season["timespan"])]
+            month = by_index[whole(season["timespan"])]
             if month not in {m["name"] for m in months}:
                 month = common_year_day(months, festivals, 0)[0]
                 lost.append(f"season {plain(season['name'])} begins on a festival: it begins with the next month")
-            out.append({"name": clip(plain(season["name"]), 60), "from": month, "day": int(season.get("day") or 1)})
+            out.append({"name": clip(plain(season["name"]), 60), "from": month, "day": whole(season.get("day") or 1)})
         return out
     # Periodic seasons: each lasts its transition and duration, counted from the offset.
-    start = int(round(held.get("global_settings", {}).get("season_offset") or 0))
+    start = whole(round(held.get("global_settings", {}).get("season_offset") or 0))
     for season in data:
         month, day = common_year_day(months, festivals, start)
         out.append({"name": clip(plain(season["name"]), 60), "from": month, "day": day})
-        start += int(round(season.get("transition_length") or 0) + round(season.get("duration") or 0))
+        start += whole(round(season.get("transition_length") or 0) + round(season.get("duration") or 0))
     lost.append("periodic seasons' drift: each begins on a fixed day of the year")
     return out
 
@@ -140,7 +141,7 @@ def _moons(static, lost) -> list[dict]:
             lost.append(f"moon {name}'s custom phase cycle")
             continue
         out.append({"name": name, "cycle": decimal_text(moon["cycle"]), "shift": decimal_text(moon.get("shift") or 0),
-                    "phases": moon_phase_names(int(moon.get("granularity") or 8)),
+                    "phases": moon_phase_names(whole(moon.get("granularity") or 8)),
                     "rounding": moon.get("cycle_rounding") or "round"})
     return out
 
@@ -153,7 +154,7 @@ def _eras(static, lost) -> list[dict]:
         if settings.get("restart") or settings.get("ends_year"):
             lost.append(f"era {name} restarts the year count or ends the year: kept as a name from its year on")
         out.append({"name": name, "abbreviation": plain(era.get("abbreviation") or ""),
-                    "from_year": int(era["date"]["year"])})
+                    "from_year": whole(era["date"]["year"])})
     return out
 
 
@@ -167,7 +168,7 @@ def _events(export, converted: Converted, by_index) -> None:
         if len(date) != 3 or not all(isinstance(part, int) for part in date):
             recurring += 1
             continue
-        year, span, day = date
+        year, span, day = (whole(part) for part in date)
         title = clip(plain(event.get("name")) or "(untitled)", 200)
         text = clip(plain(event.get("description")), 500)
         ident = str(event.get("id") if event.get("id") is not None else f"{year}-{span}-{day}:{title}")

@@ -11,6 +11,7 @@ from decimal import Decimal
 
 from ledger.calendar import Months, months_spec
 from ledger.errors import BadInput
+from commands.imports.calendar_bounds import whole
 from commands.imports.converted import Converted, SourceNote, clip, decimal_text, plain
 
 NAME = "Simple Calendar"
@@ -33,7 +34,7 @@ def convert(data: dict) -> Converted:
         lost.append(f"{len(data['calendars']) - 1} more calendar(s) in the file: only the first is converted")
     months, festivals, order = [], [], []
     for month in calendar["months"]:
-        name, days, leap = clip(plain(month["name"]), 60), int(month["numberOfDays"]), int(month["numberOfLeapYearDays"])
+        name, days, leap = clip(plain(month["name"]), 60), whole(month["numberOfDays"]), whole(month["numberOfLeapYearDays"])
         order.append(name)
         if month.get("intercalary"):
             festivals.append({"name": name, "after": months[-1]["name"] if months else "", "days": max(days, 1),
@@ -50,15 +51,15 @@ def convert(data: dict) -> Converted:
     data_out = {"name": clip(plain(calendar.get("name") or "Simple Calendar"), 60), "first_year": 0,
                 "year_zero": True, "leap_rule": leap_rule or None, "leap_offset": 0, "week": week,
                 "months": months, "festivals": festivals}
-    data_out["seasons"] = [{"name": clip(plain(s["name"]), 60), "from": order[int(s["startingMonth"])],
-                            "day": int(s.get("startingDay") or 0) + 1}
-                           for s in calendar.get("seasons") or [] if order[int(s["startingMonth"])] in
+    data_out["seasons"] = [{"name": clip(plain(s["name"]), 60), "from": order[whole(s["startingMonth"])],
+                            "day": whole(s.get("startingDay") or 0) + 1}
+                           for s in calendar.get("seasons") or [] if order[whole(s["startingMonth"])] in
                            {m["name"] for m in months}]
     if week:
         # Simple Calendar counts week days from the first day of yearZero.
         probe = Months(months_spec({**data_out, "first_weekday": week[0], "moons": []}, NAME))
-        before = probe.weekday(probe.day_in(int(year.get("yearZero") or 0), months[0]["name"], 1))
-        shift = (int(year.get("firstWeekday") or 0) - week.index(before)) % len(week)
+        before = probe.weekday(probe.day_in(whole(year.get("yearZero") or 0), months[0]["name"], 1))
+        shift = (whole(year.get("firstWeekday") or 0) - week.index(before)) % len(week)
         data_out["first_weekday"] = week[shift]
     converted = Converted("simple-calendar", data_out, lost)
     data_out["moons"] = _moons(calendar, converted, order)
@@ -67,7 +68,7 @@ def convert(data: dict) -> Converted:
             lost.append(what)
     current = calendar.get("currentDate")
     if current:
-        converted.today = (int(current["year"]), order[int(current["month"])], int(current["day"]) + 1)
+        converted.today = (whole(current["year"]), order[whole(current["month"])], whole(current["day"]) + 1)
     _notes(data, calendar, converted, order)
     return converted
 
@@ -90,7 +91,7 @@ def _moons(calendar, converted: Converted, order) -> list[dict]:
         for moon in out:
             first, adjust = moon.pop("_first"), moon.pop("_adjust")
             # Counted on from the month's first day: Simple Calendar lets the day run past the month's end.
-            day = probe.day_in(int(first["year"]), order[int(first["month"])], 1) + int(first["day"])
+            day = probe.day_in(whole(first["year"]), order[whole(first["month"])], 1) + whole(first["day"])
             moon["shift"] = str(Decimal(day - 1) - Decimal(adjust))
     return out
 
@@ -110,7 +111,7 @@ def _notes(data, calendar, converted: Converted, order) -> None:
             repeating += 1
         title = clip(plain(note.get("name") or note.get("title")) or "(untitled)", 200)
         ident = note.get("_id") or note.get("id") or f"{start['year']}-{start['month']}-{start['day']}:{title}"
-        converted.notes.append(SourceNote((int(start["year"]), order[int(start["month"])], int(start["day"]) + 1),
+        converted.notes.append(SourceNote((whole(start["year"]), order[whole(start["month"])], whole(start["day"]) + 1),
                                           title, clip(plain(note.get("content")), 500), f"simple-calendar:{ident}"))
     if repeating:
         converted.lost.append(f"{repeating} repeating note(s): each is recorded once, on its first date")

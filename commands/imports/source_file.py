@@ -1,18 +1,17 @@
-"""Reading another tool's file: its text, or a refusal that says why not."""
+"""Reading another tool's file: its text, or a refusal that says why not.
+Only a regular file is read (a pipe or a device could hold the command up
+for ever), and at most json_input.MAX_BYTES of it."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from ledger.errors import BadInput
+from ledger.files import read_regular
+from commands.imports.json_input import MAX_BYTES
 
 
 def read_text(path: str, what: str) -> str:
+    data = read_regular(path, what, MAX_BYTES)
     try:
-        return Path(path).read_text(encoding="utf-8")
-    except OSError as exc:
-        raise BadInput(f"cannot read {what} {path}: {exc.strerror}") from None
+        return data.decode("utf-8-sig")  # a byte-order mark, as some Windows tools write, is no part of the JSON
     except UnicodeDecodeError:
         raise BadInput(f"{what} {path} is not UTF-8 text") from None
-    except ValueError:  # a path with a NUL in it
-        raise BadInput(f"cannot read {what} {path!r}: not a file name") from None

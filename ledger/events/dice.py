@@ -50,14 +50,25 @@ class RollChecked(BaseModel):
     band: Optional[Literal["epic success", "epic failure"]] = None
 
 
+class RolledOn(BaseModel):
+    """The sealed table a roll was made on (`tally roll --on LABEL`): its label
+    and the commitment it was sealed with, so the line the total picks is
+    fixed before the dice fall and shown once the table is revealed."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    label: str
+    commitment: str
+
+
 @register
 class DiceRolled(EventModel):
     """A roll: every face read, in derivation order (docs/dice.md), and the
     total. Schema 2 adds where a roll brought in from another tool came from,
-    and ``check`` (None for a roll with no target)."""
+    and ``check`` (None for a roll with no target); schema 3 ``on``, the
+    sealed table it was rolled on (None for most rolls)."""
 
     type: Literal["dice.rolled"] = "dice.rolled"
-    schema_version: ClassVar[int] = 2
+    schema_version: ClassVar[int] = 3
     expression: str
     dice: list[int]
     total: int
@@ -77,3 +88,4 @@ class DiceRolled(EventModel):
     dropped: list[int] = []
     exact_total: Optional[str] = None
     check: Optional[RollChecked] = None
+    on: Optional[RolledOn] = None

@@ -251,6 +251,11 @@ def _rolled_v1(payload: dict) -> dict:
     return payload
 
 
+@upcaster("dice.rolled", 2)
+def _rolled_v2(payload: dict) -> dict:
+    return {**payload, "on": None}  # schema 2 rolls were on no sealed table (issue 27)
+
+
 # Issue 14: the once-per-session limit, the stronghold pool and the Trauma pick
 # became settings; an older payload was decided under the readings of its day.
 @upcaster("wealth.attempted", 2)
