@@ -225,7 +225,7 @@ def test_a_calendaria_file_without_months_or_with_a_month_lacking_its_days_is_re
     empty = tmp_path / "empty.json"
     empty.write_text(json.dumps({**source, "months": {"values": {}}}))
     said = tally_sqlite.refused("calendar", "import", str(empty)).stderr
-    assert "(Calendaria): it holds no months (it counts the days of the year alone)" in said
+    assert "(Calendaria): it holds no months: a tally calendar is made of months" in said
     broken = json.loads(ATHASIAN.read_text())
     del broken["months"]["values"]["dominary00000000"]["days"]
     path = tmp_path / "broken.json"

@@ -53,8 +53,8 @@ def convert(data: dict) -> Converted:
         else:
             months.append({"name": name, "days": days, "leap_days": extra})
     if not months:
-        raise BadInput("it holds no months (it counts the days of the year alone): a tally calendar is made of "
-                       "months; give it months in Calendaria and export it again")
+        raise BadInput("it holds no months: a tally calendar is made of months, and one of the year's numbered "
+                       "days alone cannot be carried; give it months in Calendaria and export it again")
     years = data["years"]
     advanced = data.get("leapYearConfig") or {}
     simple = years.get("leapYear") or {}
@@ -73,7 +73,8 @@ def convert(data: dict) -> Converted:
     references = [_reference(moon) for moon in moons]
     title = _name(data.get("name"))
     out = {"name": title if title and title != "Name" else clip(str(data.get("id") or "Calendaria").title(), 60),
-           "first_year": min([0, zero] + [whole(r.get("year") or 0) for r in references]), "year_zero": True, "leap_rule": rule, "leap_offset": offset, "week": week,
+           "first_year": min([0, zero] + [whole(r.get("year") or 0) for r in references]),
+           "year_zero": True, "leap_rule": rule, "leap_offset": offset, "week": week,
            "months": months, "festivals": festivals}
     out["seasons"] = []
     by_ordinal = sorted(data["months"]["values"].values(), key=lambda m: m.get("ordinal", 0))
@@ -105,14 +106,14 @@ def convert(data: dict) -> Converted:
         month = _name(by_ordinal[whole(reference.get("month") or 0) % len(by_ordinal)]["name"])
         day = probe.day_in(whole(reference.get("year") or 0), month, 1) + whole(reference.get("dayOfMonth") or 0)
         # Calendaria takes a day's phase at the day's middle: half a day on from where tally counts it.
-        out["moons"].append({"name": _name(moon["name"]), "cycle": str(cycle), "shift": str(Decimal(day) - Decimal("1.5")),
-                             "phases": names, "lengths": lengths})
+        out["moons"].append({"name": _name(moon["name"]), "cycle": str(cycle),
+                             "shift": str(Decimal(day) - Decimal("1.5")), "phases": names, "lengths": lengths})
         if left_out:
             assumed.append(f"moon {_name(moon['name'])} has no {' and no '.join(left_out)}: "
                            + "; ".join(part for part, what in (
                                ("Calendaria's own eight equal phases (New Moon to Waning Crescent)", "phases"),
                                (f"its cycle counted from 1 {month} {whole(reference.get('year') or 0)}",
-                                "reference date")) if what in left_out) + ", as Calendaria shows it")
+                                "reference date")) if what in left_out))
     for key, what in (("festivals", "festivals (recurring holidays)"), ("weather", "weather"),
                       ("daylight", "daylight"), ("canonicalHours", "canonical hours"), ("cycles", "cycles")):
         if data.get(key) and (key != "daylight" or data[key].get("enabled")):

@@ -51,7 +51,8 @@ def convert(data: dict) -> Converted:
     leap_rule = {"gregorian": "400,!100,4", "custom": str(calendar["leapYear"].get("customMod") or "")}.get(rule)
     year = calendar.get("year") or {}
     week = [clip(plain(day["name"]), 60) for day in calendar.get("weekdays") or []]
-    data_out = {"name": clip(plain(calendar.get("name") or "Simple Calendar"), 60), "first_year": _first_year(data, calendar),
+    data_out = {"name": clip(plain(calendar.get("name") or "Simple Calendar"), 60),
+                "first_year": _first_year(data, calendar),
                 "year_zero": True, "leap_rule": leap_rule or None, "leap_offset": 0, "week": week,
                 "months": months, "festivals": festivals}
     data_out["seasons"] = [{"name": clip(plain(s["name"]), 60), "from": order[whole(s["startingMonth"])],
