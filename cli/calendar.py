@@ -71,7 +71,8 @@ def import_(ctx: typer.Context,
             notes: bool = typer.Option(False, "--notes", help="Record the calendar's dated notes and events in "
                                                               "the campaign (its calendar must be this one)."),
             json: bool = JSON_OPTION) -> None:
-    """Convert another tool's calendar to a tally calendar, say what it could not carry, and bring in its notes."""
+    """Convert another tool's calendar to a tally calendar, say what it could not carry (and what it took as the
+    tool does), warn when the file's own day count disagrees with its date, and bring in its notes."""
     from ledger.files import writing
     from commands.imports import calendar_file
 
