@@ -71,7 +71,8 @@ def import_(ctx: typer.Context,
             notes: bool = typer.Option(False, "--notes", help="Record the calendar's dated notes and events in "
                                                               "the campaign (its calendar must be this one)."),
             json: bool = JSON_OPTION) -> None:
-    """Convert another tool's calendar to a tally calendar, say what it could not carry, and bring in its notes."""
+    """Convert another tool's calendar to a tally calendar, say what it could not carry (and what it took as the
+    tool does), warn when the file's own day count disagrees with its date, and bring in its notes."""
     from ledger.files import writing
     from commands.imports import calendar_file
 
@@ -82,10 +83,14 @@ def import_(ctx: typer.Context,
 
     calendar = calendar_from_spec(spec)
     view = {"source": converted.source, "calendar": spec["name"], "year_days": calendar.year_days,
-            "not_carried": converted.lost, "notes": len(converted.notes)}
+            "not_carried": converted.lost, "assumed": converted.assumed, "notes": len(converted.notes)}
     if converted.today is not None:
         day = converted.day_of(converted.today)
-        view["source_today"] = {"date": calendar.format(day), "day": day, "source_epoch": converted.epoch}
+        disagrees = converted.stated_count_disagrees()
+        view["source_today"] = {"date": calendar.format(day), "day": day, "source_epoch": converted.epoch,
+                                "source_epoch_agrees": None if converted.epoch is None else disagrees is None}
+        if disagrees:
+            view["source_today"]["disagreement"] = disagrees
     if out is not None:
         from ledger.store import resolve_url
 
@@ -103,10 +108,14 @@ def import_(ctx: typer.Context,
     if "source_today" in view:
         today = view["source_today"]
         epoch = f" (its own day count {today['source_epoch']}: tally's day {today['day']})" \
-            if today["source_epoch"] is not None else ""
+            if today["source_epoch_agrees"] else f" (tally's day {today['day']})"
         typer.echo(f"its today: {today['date']}{epoch}")
+        if "disagreement" in today:
+            typer.echo(f"warning: {today['disagreement']}")
     for lost in converted.lost:
         typer.echo(f"not carried: {lost}")
+    for assumed in converted.assumed:
+        typer.echo(f"assumed as {converted.source} does: {assumed}")
     if notes:
         typer.echo(f"{view['notes_recorded']} note(s) recorded" + (
             f", {held} already in the ledger" if held else ""))

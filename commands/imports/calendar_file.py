@@ -44,8 +44,9 @@ def read(path: str) -> Converted:
             said = re.sub(r"^calendar file [^:]*: ", "", str(exc))
             raise BadInput(f"calendar file {path} ({module.NAME}): {said}") from None
         except _MALFORMED as exc:
-            raise BadInput(f"calendar file {path} looks like a {module.NAME} calendar but lacks what one "
-                           f"holds ({exc.__class__.__name__}: {exc}); export it again") from None
+            raise BadInput(f"calendar file {path} looks like a {module.NAME} calendar but is not one as "
+                           f"{module.NAME} writes it ({json_input.problem(exc)}): export it again from "
+                           f"{module.NAME}") from None
     raise BadInput(f"calendar file {path} is not a Fantasy-Calendar, Simple Calendar or Calendaria calendar: "
                    "export one of those as JSON")
 

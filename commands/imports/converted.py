@@ -30,6 +30,7 @@ class Converted:
     source: str  # fantasy-calendar | simple-calendar | calendaria
     data: dict[str, Any]  # the TOML calendar's content
     lost: list[str] = field(default_factory=list)  # what could not be carried, one line each
+    assumed: list[str] = field(default_factory=list)  # what the file leaves out, taken as its tool takes it
     notes: list[SourceNote] = field(default_factory=list)
     today: Optional[SourceDate] = None
     epoch: Optional[int] = None  # Fantasy-Calendar's own count of days for `today`
@@ -45,6 +46,21 @@ class Converted:
     def day_of(self, when: SourceDate) -> int:
         """The ledger's day number of a date in the source's terms."""
         return self.calendar.day_in(*when)
+
+    def stated_count_disagrees(self) -> Optional[str]:
+        """Where the source states its own count of days for its today (Fantasy-
+        Calendar's epoch, 0 on the first day of its first year) and tally counts
+        that date otherwise: what each says, and which figure is tally's."""
+        if self.today is None or self.epoch is None:
+            return None
+        day = self.day_of(self.today)
+        if day - 1 == self.epoch:
+            return None
+        year, name, number = self.today
+        return (f"its own day count {self.epoch} disagrees with its date {number} {name} {year}, which its "
+                f"months and leap days make day count {day - 1}: tally keeps the date, as its day {day} (either "
+                f"the file's count is stale, saved before the calendar changed, or tally reads the calendar "
+                f"otherwise than {self.source}: check a date there)")
 
 
 def plain(text: Any) -> str:

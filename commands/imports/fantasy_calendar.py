@@ -2,10 +2,14 @@
 ``events``): timespans (months and intercalary festivals), leap days with
 compound rules such as ``400,!100,4`` and an offset, a week that runs on or
 restarts each month, seasons, moons, eras, dated events, and the ``epoch``:
-its own count of days, 0 on the first day of year 1 (or of year 0)."""
+its own count of days, 0 on the first day of year 1 (or of year 0). A dated
+event becomes a note on its first day; its category and how many days it
+lasts (``has_duration``, ``duration``) are written in the note's text, as a
+note has neither."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from ledger.errors import BadInput
@@ -94,7 +98,7 @@ def convert(export: dict) -> Converted:
     data["seasons"] = _seasons(static, months, festivals, by_index, lost)
     data["moons"] = _moons(static, lost)
     data["eras"] = _eras(static, lost)
-    for key, what in (("clock", "the clock"), ("cycles", "year cycles"), ("categories", "event categories")):
+    for key, what in (("clock", "the clock"), ("cycles", "year cycles")):
         held = static.get(key)
         if held and (key != "clock" or held.get("enabled")) and (key != "cycles" or held.get("data")):
             lost.append(what)
@@ -158,21 +162,59 @@ def _eras(static, lost) -> list[dict]:
     return out
 
 
+NOTE_TEXT = 500  # a note's text, as commands/calendar.py records it
+
+
 def _events(export, converted: Converted, by_index) -> None:
+    event_data = (export.get("static_data") or {}).get("event_data") or {}
     events = export.get("events")
     if events is None:
-        events = ((export.get("static_data") or {}).get("event_data") or {}).get("events") or []
-    recurring = 0
+        events = event_data.get("events") or []
+    categories = _categories(export.get("categories") if export.get("categories") is not None
+                             else event_data.get("categories"))
+    recurring, categorised, lasting = 0, 0, []
     for event in events:
-        date = (event.get("data") or {}).get("date") or []
+        data = event.get("data") or {}
+        date = data.get("date") or []
         if len(date) != 3 or not all(isinstance(part, int) for part in date):
             recurring += 1
             continue
         year, span, day = (whole(part) for part in date)
         title = clip(plain(event.get("name")) or "(untitled)", 200)
-        text = clip(plain(event.get("description")), 500)
+        told = []
+        category = event.get("event_category_id")
+        if category is not None and str(category).strip() != "":
+            categorised += 1
+            told.append(f"category: {clip(categories.get(str(category), plain(category)), 60)}")
+        days = whole(data.get("duration") or 0) if data.get("has_duration") else 0
+        if days > 1:
+            lasting.append(f"{title}: {days} days")
+            told.append(f"lasts {days} days")
+        said = f" ({'; '.join(told)})" if told else ""
+        text = (clip(plain(event.get("description")), NOTE_TEXT - len(said)) + said).strip()
         ident = str(event.get("id") if event.get("id") is not None else f"{year}-{span}-{day}:{title}")
         converted.notes.append(SourceNote((year, by_index[span], day), title, text, f"fantasy-calendar:{ident}"))
     if recurring:
         converted.lost.append(f"{recurring} recurring event(s) (holidays by condition): only dated events "
                               "become notes")
+    if categories or categorised:
+        converted.lost.append("event categories as such: " + (
+            f"{categorised} dated event(s) keep theirs in their note's text" if categorised
+            else "no dated event has one"))
+    if lasting:
+        shown = ", ".join(lasting[:3]) + (f" and {len(lasting) - 3} more" if len(lasting) > 3 else "")
+        converted.lost.append(f"{len(lasting)} event(s) lasting more than a day ({shown}): each note is on its "
+                              "first day, with its length in its text")
+
+
+def _categories(found) -> dict[str, str]:
+    """Each category's name by the ids an event may name it by: its id, and its
+    name in lower case with dashes (as Fantasy-Calendar's exports name it)."""
+    names: dict[str, str] = {}
+    for category in found if isinstance(found, list) else []:
+        if isinstance(category, dict) and category.get("name"):
+            name = plain(category["name"])
+            names[re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")] = name
+            if category.get("id") not in (None, "", 0):
+                names.setdefault(str(category["id"]), name)
+    return names

@@ -71,6 +71,21 @@ def loads(text: str) -> Any:
     return data
 
 
+def problem(exc: BaseException) -> str:
+    """What is wrong with a document or a part of one, in tally's words: a
+    parser's or Python's own message ("Extra data: line 1 column 2",
+    "'phases'") says nothing to a referee."""
+    if isinstance(exc, json.JSONDecodeError):
+        return f"not JSON (it stops being JSON at line {exc.lineno}, column {exc.colno})"
+    if isinstance(exc, KeyError) and exc.args:
+        return f"no {_cut(str(exc.args[0]))!r} in it"
+    if isinstance(exc, (TypeError, AttributeError, IndexError)):
+        return "a part of it is of another kind than its tool writes (a list, an object, text or a number)"
+    if isinstance(exc, ArithmeticError):
+        return "a number in it cannot be worked with"
+    return str(exc)  # raised by tally's own readers, worded for the referee
+
+
 def measure(data: Any) -> int:
     """How many values the document holds; a ValueError if it is nested too deep."""
     count, stack = 0, [(data, 1)]

@@ -16,6 +16,7 @@ from decimal import Decimal
 
 from commands.imports.rolls import ForeignRoll, Parsed, face, loads, number, summed, utc_from_millis
 from commands.imports.rolls import MALFORMED, entries, faces_counted, record, text as text_of
+from commands.imports.json_input import problem
 from commands.imports.source_ids import SourceIds
 
 NAME = "roll20"
@@ -32,7 +33,9 @@ def parse(text: str) -> Parsed:
         raw = base64.b64decode(found.group(1)).decode("utf-8") if found else text
         messages = loads(raw)
     except (ValueError, binascii.Error, UnicodeDecodeError) as exc:
-        parsed.problems.append((1, f"neither a Roll20 chat archive page nor its messages as JSON ({exc})"))
+        said = problem(exc) if not isinstance(exc, (binascii.Error, UnicodeDecodeError)) else \
+            "its msgdata is not base64 of UTF-8 text"
+        parsed.problems.append((1, f"neither a Roll20 chat archive page nor its messages as JSON ({said})"))
         return parsed
     items = list(messages.items()) if isinstance(messages, dict) else \
         [(None, m) for m in messages] if isinstance(messages, list) else []
@@ -48,8 +51,8 @@ def parse(text: str) -> Parsed:
                 _message(parsed, i, ident, message)
         except MALFORMED as exc:
             named = key if key is not None else message.get("id")
-            parsed.problems.append((i, f"message {named}: {exc}" if isinstance(named, str) and len(named) <= 40
-                                    else str(exc)))
+            parsed.problems.append((i, f"message {named}: {problem(exc)}" if isinstance(named, str)
+                                    and len(named) <= 40 else problem(exc)))
     return parsed
 
 

@@ -3,7 +3,10 @@
 calendar id). Months and intercalary months (counted in the week when
 ``intercalaryInclude``), leap days per month, the gregorian or a custom
 leap rule, the first week day of ``yearZero``, seasons from any day, moons
-with phases of their own lengths, notes on dates (0-based month and day)."""
+with phases of their own lengths, notes on dates (0-based month and day).
+A moon without phases (or without a cycle) shows none in Simple Calendar:
+it is left out and said, the rest of the calendar converted. Years run on
+before 0 where the file dates anything there."""
 
 from __future__ import annotations
 
@@ -48,7 +51,8 @@ def convert(data: dict) -> Converted:
     leap_rule = {"gregorian": "400,!100,4", "custom": str(calendar["leapYear"].get("customMod") or "")}.get(rule)
     year = calendar.get("year") or {}
     week = [clip(plain(day["name"]), 60) for day in calendar.get("weekdays") or []]
-    data_out = {"name": clip(plain(calendar.get("name") or "Simple Calendar"), 60), "first_year": 0,
+    data_out = {"name": clip(plain(calendar.get("name") or "Simple Calendar"), 60),
+                "first_year": _first_year(data, calendar),
                 "year_zero": True, "leap_rule": leap_rule or None, "leap_offset": 0, "week": week,
                 "months": months, "festivals": festivals}
     data_out["seasons"] = [{"name": clip(plain(s["name"]), 60), "from": order[whole(s["startingMonth"])],
@@ -73,9 +77,25 @@ def convert(data: dict) -> Converted:
     return converted
 
 
+def _first_year(data, calendar) -> int:
+    """Year 0, or the earliest year the file dates anything in."""
+    years = [0, (calendar.get("year") or {}).get("yearZero") or 0, (calendar.get("currentDate") or {}).get("year") or 0]
+    years += [(moon.get("firstNewMoon") or {}).get("year") or 0 for moon in calendar.get("moons") or []]
+    notes = data.get("notes")
+    for note in (next(iter(notes.values()), []) if isinstance(notes, dict) else notes) or []:
+        info = ((note.get("flags") or {}).get("foundryvtt-simple-calendar") or {}).get("noteData") or note
+        years.append((info.get("startDate") or {}).get("year") or 0)
+    return min(whole(year) for year in years)
+
+
 def _moons(calendar, converted: Converted, order) -> list[dict]:
     out = []
     for moon in calendar.get("moons") or []:
+        if not moon.get("phases") or not Decimal(decimal_text(moon.get("cycleLength") or 0)) > 0:
+            converted.lost.append(f"moon {clip(plain(moon['name']), 60)}: it has "
+                                  f"{'no phases' if not moon.get('phases') else 'a cycle of no days'}, so Simple "
+                                  "Calendar shows no phase of it; the rest of the calendar is converted")
+            continue
         first = moon["firstNewMoon"]
         if first.get("yearReset") not in (None, "none"):
             converted.lost.append(f"moon {plain(moon['name'])}'s yearly reset of its cycle")
