@@ -280,3 +280,36 @@ def test_a_refused_line_prints_no_derived_roll_in_the_shell(table, capsys, tmp_p
         assert "roll n=0 of epoch 1" in capsys.readouterr().out
     finally:
         shared.close()
+
+
+class Replayed(Terminal):
+    """A Terminal whose screen is a film: each look at it shows the next frame (the last one stays)."""
+
+    def __init__(self, frames: list[str]) -> None:
+        self.frames, self.looks, self.typed = frames, 0, []
+
+    def screen(self) -> str:
+        frame = self.frames[min(self.looks, len(self.frames) - 1)]
+        self.looks += 1
+        return frame
+
+    def type(self, text: str) -> None:
+        self.typed.append(text)
+
+    def keys(self, *keys: str) -> None:
+        self.typed.extend(keys)
+
+
+def test_a_line_waits_for_its_own_prompt_not_the_one_on_the_screen():
+    # A loaded machine: the line's output shows before the prompt after it is drawn. The step is not over
+    # until a new prompt is counted, so the next step never measures the screen before that prompt.
+    echoed = "tally> roll 1d6 --dice 4"
+    frames = ["tally>", "tally>", echoed, f"{echoed}\n1d6: [4] = 4", f"{echoed}\n1d6: [4] = 4",
+              f"{echoed}\n1d6: [4] = 4\ntally>"]
+    film = Replayed(frames)
+    said = film.run("roll 1d6 --dice 4", until="1d6: [4] = 4")
+    assert said.endswith("tally>") and film.looks >= len(frames)
+    # A refusal that comes late: the prompt already on the screen does not end the wait.
+    refused = f"{frames[-1]} roll 1d6 --dice 9\ntally: 9 is not a face of a d6 (it shows 1 to 6)\ntally>"
+    film = Replayed([frames[-1], frames[-1], f"{frames[-1]} roll 1d6 --dice 9", refused])
+    assert "9 is not a face" in film.run("roll 1d6 --dice 9")
