@@ -98,3 +98,22 @@ def test_help_without_a_ledger_opens_nothing_and_loads_no_database_code(tmp_path
         assert "Give the ledger (--db, or TALLY_DB) and --campaign before --help" in " ".join(shown.stdout.split())
         assert len(panels(shown.stdout)) == len(PANELS) + 1
     assert list(tmp_path.iterdir()) == []  # no tally.db made, nor missing.db
+
+
+def test_the_shells_help_marks_the_shells_own_campaign(tally_sqlite, capsys):
+    import typer.main
+
+    from cli.context import Options
+    from cli.main import app
+    from cli.shell import run_line
+
+    tally_sqlite.ok("campaign", "new", "Rifles", "--rules", "skirmish", "--start", "1024-03-01")
+    tally_sqlite.ok("campaign", "new", "Gods", "--rules", "gods", "--start", "1024-03-01")
+    root, shared = typer.main.get_command(app), Options(db=tally_sqlite.url, campaign="Rifles")
+    try:
+        assert run_line(root, "help", shared) == 0
+        shown = capsys.readouterr().out
+    finally:
+        shared.close()
+    used = [t.split(":")[0] for t in panels(shown) if "· used by" in t]
+    assert used == ["skirmish (003)"] and "Campaign Rifles runs skirmish (003)" in closing(shown)
