@@ -22,6 +22,7 @@ PANELS = {
     "ledger": "The ledger itself: checking, signing, copying, serving, the database",
 }
 MODULES = ("coeac", "wolves", "gods", "xp", "skirmish")
+Uses = Optional[tuple[str, tuple[str, ...]]]  # a campaign's name and the rules modules it runs
 
 # Each top-level command or group of `tally`, by panel (tests/test_cli_help.py
 # holds this to cli/main.py's GROUPS and COMMANDS: each in exactly one panel).
@@ -50,7 +51,7 @@ def ordered(names: list[str]) -> list[str]:
                   if name in PANEL_OF else (len(PANELS), 0))
 
 
-def titles(uses: Optional[tuple[str, tuple[str, ...]]]) -> dict[str, str]:
+def titles(uses: Uses) -> dict[str, str]:
     """Each panel's title; with a campaign known (its name and rules), each rules module's
     title says whether the campaign runs it."""
     if uses is None:
@@ -61,12 +62,13 @@ def titles(uses: Optional[tuple[str, tuple[str, ...]]]) -> dict[str, str]:
             for panel, title in PANELS.items()}
 
 
-def epilog(uses: Optional[tuple[str, tuple[str, ...]]], why_not: Optional[str] = None) -> str:
+def epilog(uses: Uses, why_not: Optional[str] = None) -> str:
     if uses is None:
         return f"{UNKNOWN} Here: {why_not}." if why_not else UNKNOWN
     name, rules = uses
     unused = [PANELS[m].split(":")[0] for m in MODULES if m not in rules]
-    runs = ", ".join(PANELS[m].split(":")[0] for m in MODULES if m in rules) or "no rules module (dice and calendar only)"
+    runs = (", ".join(PANELS[m].split(":")[0] for m in MODULES if m in rules)
+            or "no rules module (dice and calendar only)")
     others = f"; the commands under {', '.join(unused)} belong to rules it does not run" if unused else ""
     return f"Campaign {name} runs {runs}{others}."
 
@@ -91,7 +93,7 @@ def ledger_named(db: Optional[str]) -> Optional[str]:
     return target if os.path.isfile(os.path.expanduser(path)) else None
 
 
-def campaign_uses(opts, db: Optional[str], campaign: Optional[str]) -> tuple[Optional[tuple[str, tuple[str, ...]]], Optional[str]]:
+def campaign_uses(opts, db: Optional[str], campaign: Optional[str]) -> tuple[Uses, Optional[str]]:
     """(the campaign's name and rules modules, or None; why not, when a ledger was there but said no)."""
     if hasattr(opts, "store"):  # a line of `tally shell` or `tally script` (cli.context.Options): its ledger
         store, campaign, own = opts.store(), campaign or opts.campaign, False

@@ -173,10 +173,10 @@ class LazyGroup(TyperGroup):
         return super().parse_args(ctx, args)
 
     def get_command(self, ctx, name: str):
+        if ctx.meta.get(LISTING) and (name in GROUPS or name in COMMANDS):
+            return _listed(name, ctx.meta[LISTING])  # loaded or not (the shell's help), in its panel
         command = super().get_command(ctx, name)
         if command is None and (name in GROUPS or name in COMMANDS):
-            if ctx.meta.get(LISTING):
-                return _listed(name, ctx.meta[LISTING])
             command = _load(name)
             self.add_command(command, name)
         return command

@@ -181,5 +181,6 @@ def test_the_static_site_works_from_file(greyhawk, chromium, tmp_path):
     chromium.goto((out / "log.html").as_uri())
     rows = chromium.locator("#log tbody tr:visible").count()
     chromium.fill("#log-filter", "athletics")
-    expect(chromium.locator("#log tbody tr:visible")).to_have_count(1, timeout=20000)  # the filter's own doing: more showed before
+    # the filter's own doing: more rows showed before it
+    expect(chromium.locator("#log tbody tr:visible")).to_have_count(1, timeout=20000)
     assert rows > 1

@@ -111,9 +111,12 @@ def test_the_shells_help_marks_the_shells_own_campaign(tally_sqlite, capsys):
     tally_sqlite.ok("campaign", "new", "Gods", "--rules", "gods", "--start", "1024-03-01")
     root, shared = typer.main.get_command(app), Options(db=tally_sqlite.url, campaign="Rifles")
     try:
+        assert run_line(root, "campaign list", shared) == 0  # `campaign` loaded: still in its panel
+        capsys.readouterr()
         assert run_line(root, "help", shared) == 0
         shown = capsys.readouterr().out
     finally:
         shared.close()
     used = [t.split(":")[0] for t in panels(shown) if "· used by" in t]
     assert used == ["skirmish (003)"] and "Campaign Rifles runs skirmish (003)" in closing(shown)
+    assert "Commands" not in panels(shown) and "campaign" in panels(shown)[PANELS["core"]]
