@@ -149,11 +149,14 @@ def _load(name: str) -> "typer.core.TyperCommand | TyperGroup":
     return typer.main.get_command(single)
 
 
-def _listed(name: str) -> "typer.core.TyperCommand":
-    """What `tally --help` lists for a command not yet loaded: its name and line."""
+def _listed(name: str, panels: dict[str, str]) -> "typer.core.TyperCommand":
+    """What `tally --help` lists for a command not yet loaded: its name and line, in its ruleset's
+    panel (cli/help_panels.py)."""
     from typer.core import TyperCommand
 
-    return TyperCommand(name, help=(GROUPS.get(name) or COMMANDS[name])[2])
+    from cli.help_panels import PANEL_OF
+
+    return TyperCommand(name, help=(GROUPS.get(name) or COMMANDS[name])[2], rich_help_panel=panels[PANEL_OF[name]])
 
 
 class LazyGroup(TyperGroup):
@@ -161,19 +164,29 @@ class LazyGroup(TyperGroup):
     and every command runs inside the one error boundary (cli/errors.py)."""
 
     def list_commands(self, ctx) -> list[str]:
+        if ctx.meta.get(LISTING):
+            from cli.help_panels import ordered
+
+            return ordered(list(GROUPS) + list(COMMANDS))
         return list(GROUPS) + list(COMMANDS)
 
+    def parse_args(self, ctx, args: list[str]) -> list[str]:
+        ctx.meta[ARGS] = list(args)  # --help answers before the options are parsed: what was typed
+        return super().parse_args(ctx, args)
+
     def get_command(self, ctx, name: str):
+        if ctx.meta.get(LISTING) and (name in GROUPS or name in COMMANDS):
+            return _listed(name, ctx.meta[LISTING])  # loaded or not (the shell's help), in its panel
         command = super().get_command(ctx, name)
         if command is None and (name in GROUPS or name in COMMANDS):
-            if ctx.meta.get(LISTING):
-                return _listed(name)
             command = _load(name)
             self.add_command(command, name)
         return command
 
     def format_help(self, ctx, formatter) -> None:
-        ctx.meta[LISTING] = True
+        from cli.help_panels import prepare
+
+        ctx.meta[LISTING], self.epilog = prepare(ctx, ctx.meta.get(ARGS, []))
         try:
             super().format_help(ctx, formatter)
         finally:
@@ -187,6 +200,7 @@ class LazyGroup(TyperGroup):
 
 
 LISTING = "tally.listing"
+ARGS = "tally.args"
 
 
 def _version(value: bool) -> None:

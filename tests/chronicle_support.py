@@ -90,6 +90,13 @@ def browser():
             launched.close()
 
 
+def follow(page, selector: str) -> None:
+    """Click a link or a form's button and wait for the page it leads to: Playwright's click no longer
+    waits for the navigation it starts, and the old page would answer the next read."""
+    with page.expect_navigation():
+        page.click(selector)
+
+
 # Hostile text a player or a careless referee can type: all printable, so the CLI accepts it.
 # `<!--<script>` in a <script> block puts the HTML tokenizer in its double-escaped state;
 # the rest would run as markup or script if it were ever written unescaped.

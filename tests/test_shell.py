@@ -18,6 +18,7 @@ from cli.shell import Completer, Names, _tokens
 
 TALLY = shutil.which("tally", path=str(Path(sys.executable).parent)) or "tally"
 WAIT = 30.0  # seconds a screen may take to show what it must (a loaded machine)
+PROMPT = "tally>"
 
 
 class Terminal:
@@ -45,24 +46,44 @@ class Terminal:
     def screen(self) -> str:
         return self.tmux("capture-pane", "-t", "t", "-p", "-S", "-2000")
 
-    def wait_for(self, text: str, after: int = 0) -> str:
-        """The screen once it shows ``text`` (counting from its ``after``-th character)."""
+    def wait_for(self, text: str, after: int = 0, count: int = 1) -> str:
+        """The screen once it shows ``text`` ``count`` times counting from its ``after``-th
+        character: a step waits for what it produces itself, never for what is already shown."""
         deadline = time.monotonic() + WAIT
         while True:
             shown = self.screen()
-            if text in shown[after:]:
+            if shown[after:].count(text) >= count:
                 return shown
             if time.monotonic() > deadline:
-                pytest.fail(f"the terminal never showed {text!r}; it shows:\n{shown}")
+                pytest.fail(f"the terminal never showed {text!r} {count} time(s); it shows:\n{shown}")
             time.sleep(0.05)
 
-    def run(self, line: str, until: str) -> str:
-        """Type a line, press Enter, and return what it printed once ``until`` shows."""
-        before = len(self.screen().rstrip())
+    def mark(self) -> tuple[int, int]:
+        """Where the screen ends now, and how many prompts it has shown."""
+        shown = self.screen().rstrip()
+        return len(shown), shown.count(PROMPT)
+
+    def next_prompt(self, prompts: int) -> str:
+        """The screen once a prompt after the ``prompts`` already shown is drawn."""
+        return self.wait_for(PROMPT, count=prompts + 1)
+
+    def run(self, line: str, until: str | None = None, prompt: bool = True) -> str:
+        """Type a line, press Enter, and return what it printed: once ``until`` shows after the line
+        and (unless the line ends the shell) the prompt after it, a new one counted, not the last."""
+        before, prompts = self.mark()
         self.type(line)
         self.keys("Enter")
-        shown = self.wait_for(until, before)
+        if until is not None:
+            self.wait_for(until, before)
+        shown = self.next_prompt(prompts) if prompt else self.screen()
         return shown[before:]
+
+    def complete(self, typed: str, shows: str) -> None:
+        """Type the start of a line and press Tab: once the line reads ``shows`` after the prompt."""
+        before, _ = self.mark()
+        self.type(typed)
+        self.keys("Tab")
+        self.wait_for(shows, before)
 
     def close(self) -> None:
         subprocess.run(["tmux", "-L", self.socket, "kill-server"], capture_output=True)
@@ -93,40 +114,33 @@ def terminal(table, tmp_path):
 def test_an_evening_in_the_shell(table, terminal):
     t = terminal
     # Tab completes the group's sub-command, then the character's name.
-    t.type("char sh")
-    t.keys("Tab")
-    t.wait_for("tally> char show")
-    t.type("B")
-    t.keys("Tab")
-    t.wait_for("tally> char show Bo")
-    said = t.run("", until="inventory")
+    t.complete("char sh", " char show")
+    t.complete("B", "Bo")
+    said = t.run("", until="inventory")  # and the prompt after the whole sheet
     one_shot = table.ok("char", "show", "Bo").stdout
     assert [line.rstrip() for line in one_shot.splitlines()] == \
         [line.rstrip() for line in said.splitlines()[1:len(one_shot.splitlines()) + 1]]
 
     # A faction of two words completes quoted, and the command runs on it.
-    t.type("rep Ri")
-    t.keys("Tab")
-    t.wait_for("tally> rep 'River Guild'")
-    t.run("+1 --why 'paid well'", until="tally>")
+    t.complete("rep Ri", " rep 'River Guild'")
+    t.run("+1 --why 'paid well'")
     assert table.ok("company", "--json").json["reputation"] == {"River Guild": 2}
 
     # Options complete after a dash.
-    t.type("roll 1d6 --di")
-    t.keys("Tab")
-    t.wait_for("tally> roll 1d6 --dice")
+    t.complete("roll 1d6 --di", " roll 1d6 --dice")
     said = t.run("4", until="1d6: [4] = 4")
 
     # The same one-line refusal as the command line, and the prompt comes back.
-    said = t.run("roll 1d6 --dice 9", until="tally>")
+    said = t.run("roll 1d6 --dice 9", until="is not a face")
     assert "tally: 9 is not a face of a d6 (it shows 1 to 6)" in said
     said = t.run("roll", until="Missing argument 'expression'")
-    said = t.run("char show Nobody", until="tally>")
+    said = t.run("char show Nobody", until="no character named")
     assert "tally: no character named 'Nobody'" in said and "Traceback" not in said
 
     # History: the arrow brings back the last line.
+    before, _ = t.mark()  # the line is on the screen already, above: wait for it after the new prompt
     t.keys("Up")
-    t.wait_for("tally> char show Nobody")
+    t.wait_for("char show Nobody", before)
     t.keys("C-u")
 
     # What the shell recorded is in the ledger, as one-shot commands see it.
@@ -139,15 +153,18 @@ def test_an_evening_in_the_shell(table, terminal):
 
 
 def test_exit_leaves_with_status_0_and_a_bad_quote_is_one_line(table, terminal):
-    said = terminal.run("cash Bo +1 --why \"unclosed", until="tally>")
+    said = terminal.run("cash Bo +1 --why \"unclosed", until="cannot read that line")
     assert "tally: cannot read that line (No closing quotation): close the quote" in said
     # Ctrl-C drops the line being typed; nothing of it runs.
     before = table.event_count()
+    shown, prompts = terminal.mark()
     terminal.type("roll 1d6 --dice 3")
+    terminal.wait_for("roll 1d6 --dice 3", shown)
     terminal.keys("C-c")
+    terminal.next_prompt(prompts)
     terminal.run("calendar show", until="campaign began")
     assert table.event_count() == before
-    terminal.run("exit", until="[shell exited: 0]")
+    terminal.run("exit", until="[shell exited: 0]", prompt=False)
 
 
 def test_completion_is_keyed_on_the_option_or_argument_name(table):
@@ -263,3 +280,36 @@ def test_a_refused_line_prints_no_derived_roll_in_the_shell(table, capsys, tmp_p
         assert "roll n=0 of epoch 1" in capsys.readouterr().out
     finally:
         shared.close()
+
+
+class Replayed(Terminal):
+    """A Terminal whose screen is a film: each look at it shows the next frame (the last one stays)."""
+
+    def __init__(self, frames: list[str]) -> None:
+        self.frames, self.looks, self.typed = frames, 0, []
+
+    def screen(self) -> str:
+        frame = self.frames[min(self.looks, len(self.frames) - 1)]
+        self.looks += 1
+        return frame
+
+    def type(self, text: str) -> None:
+        self.typed.append(text)
+
+    def keys(self, *keys: str) -> None:
+        self.typed.extend(keys)
+
+
+def test_a_line_waits_for_its_own_prompt_not_the_one_on_the_screen():
+    # A loaded machine: the line's output shows before the prompt after it is drawn. The step is not over
+    # until a new prompt is counted, so the next step never measures the screen before that prompt.
+    echoed = "tally> roll 1d6 --dice 4"
+    frames = ["tally>", "tally>", echoed, f"{echoed}\n1d6: [4] = 4", f"{echoed}\n1d6: [4] = 4",
+              f"{echoed}\n1d6: [4] = 4\ntally>"]
+    film = Replayed(frames)
+    said = film.run("roll 1d6 --dice 4", until="1d6: [4] = 4")
+    assert said.endswith("tally>") and film.looks >= len(frames)
+    # A refusal that comes late: the prompt already on the screen does not end the wait.
+    refused = f"{frames[-1]} roll 1d6 --dice 9\ntally: 9 is not a face of a d6 (it shows 1 to 6)\ntally>"
+    film = Replayed([frames[-1], frames[-1], f"{frames[-1]} roll 1d6 --dice 9", refused])
+    assert "9 is not a face" in film.run("roll 1d6 --dice 9")
