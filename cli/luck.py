@@ -30,7 +30,7 @@ def unusual(found: Optional[dict]) -> str:
     if found["direction"] == "even":
         return "even: as lucky as the dice"
     about = "" if found["exact"] else "≈"
-    one_in = f"1 in {round(1 / found['p']):,}" if found["p"] > 0 else "never"
+    one_in = f"1 in {found['one_in']:,}" if found["one_in"] is not None else "never"
     return f"{found['direction']}, {about}{one_in}"
 
 

@@ -15,7 +15,7 @@ from typing import Optional, Union
 
 from ledger.dice.check import LOW_WINS, Target
 from ledger.dice.expression import parse
-from ledger.dice.luck import HIGHER, LOWER, Roll, standing, unusual
+from ledger.dice.luck import HIGHER, LOWER, Roll, Standing, standing, unusual
 from ledger.dice.odds import distribution
 from ledger.errors import BadInput, NotFound
 from ledger.names import key
@@ -40,7 +40,7 @@ def _distribution(text: str) -> Union[dict, str]:
         return str(exc)
 
 
-def _odds(payload: dict) -> tuple[Optional[dict], Optional[str], Optional[Roll]]:
+def _odds(payload: dict) -> tuple[Optional[dict], Optional[str], Optional[tuple[Roll, Standing]]]:
     """What the report says of one roll's odds, or why it has none; and the roll, to summarise."""
     if payload.get("exact_total") is not None:
         return None, f"its total {payload['exact_total']} is not a whole number: tally cannot place it", None
@@ -58,7 +58,7 @@ def _odds(payload: dict) -> tuple[Optional[dict], Optional[str], Optional[Roll]]
     if check:
         aim = Target(check["against"], check["target"], check.get("epic"))
         odds["p_pass"] = exact(aim.chances(dist)["pass"])
-    return odds, None, Roll(dist, better, payload["total"])
+    return odds, None, (Roll(dist, better, payload["total"]), found)
 
 
 def report(ctx, span: Span, character: Optional[str] = None) -> dict:
@@ -89,14 +89,15 @@ def report(ctx, span: Span, character: Optional[str] = None) -> dict:
         rows.append(row)
         for group in _groups(row):
             runs.setdefault(group, []).append((row, roll))
-    summaries = {kind: [_summary(name, runs[(kind, name)]) for (k, name) in runs if k == kind]
+    known: dict = {}  # a player of one character has that character's run: counted once
+    summaries = {kind: [_summary(name, runs[(kind, name)], known) for (k, name) in runs if k == kind]
                  for kind in ("character", "player")}
     table = runs.get(("table", EVERYONE))
     unseeded = sorted({r["epoch"] for r in rows if r["player_seed"] is False})
     return {"campaign": ctx.name, "range": span.as_dict(calendar), "label": span.label(calendar),
             "for": who.name if who else None, "rolls": rows,
             "characters": summaries["character"], "players": summaries["player"],
-            "table": _summary(EVERYONE, table or []),
+            "table": _summary(EVERYONE, table or [], known),
             "unseeded_epochs": unseeded,
             "derived_unseeded": sum(1 for r in rows if r["player_seed"] is False)}
 
@@ -116,23 +117,31 @@ def _brief(row: dict) -> dict:
             "p_at_most": row["p_at_most"], "percentile": row["percentile"]}
 
 
-def _summary(name: str, run: list) -> dict:
-    counted = [(row, roll) for row, roll in run if roll is not None]
+def _summary(name: str, run: list, known: dict) -> dict:
+    counted = [(row, roll) for row, roll in run if roll is not None]  # roll: (Roll, Standing)
     out = {"name": name, "rolls": len(run), "counted": len(counted), "hand": sum(1 for row, _ in run if row["hand"]),
            "mean_percentile": None, "luckiest": None, "unluckiest": None, "unusual": None}
     if not counted:
         return out
     rows = [row for row, _ in counted]
-    out["mean_percentile"] = round(float(sum(_percentile(r) for r in rows) / len(rows)), 4)
-    out["luckiest"] = _brief(min(rows, key=lambda r: (Fraction(r["p_at_least"]), r["position"])))
-    out["unluckiest"] = _brief(min(rows, key=lambda r: (Fraction(r["p_at_most"]), r["position"])))
-    found = unusual([roll for _, roll in counted])
-    out["unusual"] = {"p": round(found.p, 6), "exact": found.exact, "direction": found.direction,
+    standings = [found for _, (_, found) in counted]
+    out["mean_percentile"] = round(float(sum(s.percentile for s in standings) / len(rows)), 4)
+    out["luckiest"] = _brief(rows[min(range(len(rows)), key=lambda i: (standings[i].p_at_least, i))])
+    out["unluckiest"] = _brief(rows[min(range(len(rows)), key=lambda i: (standings[i].p_at_most, i))])
+    # How unusual depends only on which rolls came out how, in any order.
+    same = tuple(sorted((row["expression"], roll.better, roll.total) for row, (roll, _) in counted))
+    if same not in known:
+        known[same] = unusual([roll for _, (roll, _) in counted])
+    found = known[same]
+    out["unusual"] = {"p": round(found.p, 6), "one_in": _one_in(found.p), "exact": found.exact,
+                      "direction": found.direction,
                       "p_exact": exact(found.p_exact) if found.p_exact is not None
                       and len(str(found.p_exact.denominator)) <= 40 else None}
     return out
 
 
-def _percentile(row: dict) -> Fraction:
-    """The roll's percentile, exactly: 1 - P(at least as good) + P(this very result) / 2."""
-    return 1 - Fraction(row["p_at_least"]) + Fraction(row["p_exactly"]) / 2
+def _one_in(p: float) -> Optional[float]:
+    """1/p, as "1 in N" reads it: a tenth below 10, whole above; None for a chance of 0."""
+    if p <= 0:
+        return None
+    return round(1 / p, 1) if 1 / p < 10 else round(1 / p)
