@@ -15,6 +15,7 @@ from fractions import Fraction
 import icepool
 import pytest
 
+from ledger.dice.expression import EXPLODE_LIMIT
 from ledger.dice.luck import HIGHER, LOWER, Roll, unusual
 from tests.conftest import BACKENDS, Tally
 
@@ -80,6 +81,40 @@ def test_every_rolls_chance_of_a_result_as_good_is_icepools(table):
         assert Fraction(r["p_exactly"]) == die.probability("==", r["total"])
     # The exact strings themselves: 2d6 of 12 is 1 in 36; 1d20 of 3 under 12, 3 in 20 as low or lower.
     assert (rolls[0]["p_at_least"], rolls[1]["p_at_least"], rolls[2]["p_at_least"]) == ("1/36", "3/20", "1/1")
+
+
+# Keeping the highest or lowest (and dropping), exploding, exploding once, a success pool: each rolled by hand
+# and checked, each held to icepool. (expression, faces, check, icepool's die, how the check passes, total)
+MORE = [
+    ("4d6dl1", "1,2,3,4", ("--at-least", "8"), lambda: icepool.d6.pool(4).highest(3).sum(), ">=", 9),
+    ("2d20kh1", "3,17", ("--over", "15"), lambda: icepool.d20.pool(2).highest(1).sum(), ">", 17),
+    ("3d6kl2", "5,2,6", ("--at-most", "8"), lambda: icepool.d6.pool(3).lowest(2).sum(), "<=", 7),
+    ("3d6kh2", "2,2,1", (), lambda: icepool.d6.pool(3).highest(2).sum(), None, 4),
+    ("1d6!", "6,6,3", (), lambda: icepool.d6.explode(depth=EXPLODE_LIMIT), None, 15),
+    ("2d6!", "6,2,5", ("--at-least", "10"), lambda: 2 @ icepool.d6.explode(depth=EXPLODE_LIMIT), ">=", 13),
+    ("1d10xo10", "10,4", (), lambda: icepool.d10.explode(depth=1), None, 14),
+    ("8d6s5", "5,6,1,2,3,6,4,1", ("--ob", "2"), lambda: 8 @ (icepool.d6 >= 5), ">=", 3),
+]
+
+
+def test_keep_highest_exploding_and_pool_rolls_have_icepools_odds(tally):
+    tally.ok("campaign", "new", "Greyhawk", "--rules", "coeac", "--start", "1024-03-01")
+    tally.ok("player", "add", "Ann")
+    tally.ok("char", "new", "Nureddine", "--player", "Ann", "--max-hp", "6")
+    for expression, faces, check, _, _, _ in MORE:
+        tally.ok("roll", expression, "--for", "Nureddine", "--dice", faces, *check)
+    rolls = report(tally)["rolls"]
+    assert [(r["expression"], r["total"]) for r in rolls] == [(m[0], m[5]) for m in MORE]
+    for r, (expression, _, check, die, passes, total) in zip(rolls, MORE):
+        die = die()
+        low = check and check[0] == "--at-most"
+        assert r["better"] == ("lower" if low else "higher") and r["hand"] is True
+        assert Fraction(r["p_at_least"]) == die.probability("<=" if low else ">=", total), r
+        assert Fraction(r["p_at_most"]) == die.probability(">=" if low else "<=", total), r
+        assert Fraction(r["p_exactly"]) == die.probability("==", total), r
+        expected_pass = None if passes is None else die.probability(passes, int(check[1]))
+        assert (None if r["p_pass"] is None else Fraction(r["p_pass"])) == expected_pass, r
+    assert rolls[4]["p_at_least"] == "1/54"  # 1d6! of 15: 6, 6 and then 3 or more: 1/6 * 1/6 * 4/6
 
 
 def test_a_check_says_its_chance_of_passing_as_icepool_counts_it(table):
