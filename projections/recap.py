@@ -2,8 +2,8 @@
 recap page): who went, and what happened day by day in game-date order —
 treasure and its division, Income, XP and levels, Boons, deaths and
 replacements, Wealth and stronghold attempts, Reputation, gods' marks,
-downtime and projects, notes, sealed secrets revealed, time passing — with
-totals. Voided events are left out.
+downtime and projects, notes, time passing — with totals. (Sealed secrets
+revealed are not told yet: that event type is on another branch.) Voided events are left out.
 
 Each line is kept as parts, each part marked as the ledger's own words or
 text someone typed (a name, a reason, a calendar's month), so Markdown can
@@ -15,7 +15,6 @@ from __future__ import annotations
 from collections import Counter
 from typing import Callable, Optional
 
-from ledger.events.registry import known_types
 from ledger.names import key
 from projections.company import reputation_after
 from projections.span import Span, events_in
@@ -93,11 +92,6 @@ def _crawled(p: dict) -> Optional[list[Part]]:
     return _say(_typed(p["character"]), " crawls: " + effect.get(p["effect"], "no effect"))
 
 
-def _secret(p: dict) -> list[Part]:
-    return _say("sealed secret ", _typed(p.get("label", "?")), " revealed (commitment ",
-                str(p.get("commitment", ""))[:16] + "…)")
-
-
 # What each event type says in a recap: (its kind, its line); a line of None leaves the event out.
 PHRASES: dict[str, tuple[str, Callable[[dict], Optional[list[Part]]]]] = {
     "session.opened": ("Session", lambda p: _say(f"session {p['number']} opens: ") + _list(p["activated"].values())),
@@ -159,16 +153,9 @@ PHRASES: dict[str, tuple[str, Callable[[dict], Optional[list[Part]]]]] = {
                                                  _typed(p["by"]))),
     "note.recorded": ("Note", lambda p: _say(_typed(p["title"])) + (_say(" — ", _typed(p["text"]))
                                                                     if p.get("text") else [])),
-    "secret.revealed": ("Secret", _secret),
     "calendar.advanced": ("Time", lambda p: _say(f"{p['days']} day(s) pass") + (_say(": ", _typed(p["why"]))
                                                                                 if p.get("why") else [])),
 }
-
-
-def _types() -> list[str]:
-    # A type this tally does not know (sealed secrets, where that branch is absent) is not read.
-    known = known_types()
-    return [t for t in PHRASES if t in known]
 
 
 def recap(ctx, span: Span) -> dict:
@@ -177,17 +164,15 @@ def recap(ctx, span: Span) -> dict:
     days: list[dict] = []
     totals = {"found": Counter(), "shares": Counter(), "set_aside": Counter(), "xp": Counter(),
               "boons": Counter(), "deaths": [], "replacements": []}
-    for e in events_in(ctx, span, _types()):
+    for e in events_in(ctx, span, list(PHRASES)):
         kind, phrase = PHRASES[e.type]
         parts = phrase(e.payload)
         if parts is None:
             continue
         if not days or days[-1]["day"] != e.game_time:
             days.append({"day": e.game_time, "date": calendar.format(e.game_time), "entries": []})
-        lines = [line for line in str(e.payload.get("text", "")).splitlines() if line.strip()] \
-            if e.type == "secret.revealed" else []
         days[-1]["entries"].append({"position": e.position, "type": e.type, "kind": kind, "parts": parts,
-                                    "text": "".join(text for text, _ in parts), "lines": lines})
+                                    "text": "".join(text for text, _ in parts)})
         _count(totals, e.type, e.payload)
     first, last = span.first, span.last
     return {"campaign": ctx.name, "range": span.as_dict(calendar), "label": span.label(calendar),

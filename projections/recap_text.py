@@ -7,23 +7,16 @@ markup gets a backslash, so `*Bo*` stays `*Bo*`, `@everyone` pings no one and
 
 from __future__ import annotations
 
-import re
-
 # Emphasis and code (* _ ` ~), Discord's spoilers (|), links and images ([ ]), HTML and
 # autolinks (<), entities (&), headings and Obsidian's tags (#), Discord's mentions (@),
 # Obsidian's highlights (=), comments (%), maths ($) and block references (^), the escape itself.
 SPECIAL = frozenset("\\`*_~|[]<&#@=%$^")
-# What only means something at the start of a line (a quote, a list, a rule, a numbered list).
-LINE_START = re.compile(r"^(\s*)([>+\-=]|\d+[.)])")
 
 
-def escape(text: str, *, line_start: bool = False) -> str:
-    """Typed text as Markdown that reads as the text itself; ``line_start``: it begins a line's content."""
+def escape(text: str) -> str:
+    """Typed text as Markdown that reads as the text itself (never at a line's start: that is a label's)."""
     text = " ".join(str(text).split())  # one line: a newline could start a block of its own
-    out = "".join("\\" + c if c in SPECIAL else c for c in text)
-    if line_start:
-        out = LINE_START.sub(lambda m: m.group(1) + m.group(2)[:-1] + "\\" + m.group(2)[-1], out, count=1)
-    return out
+    return "".join("\\" + c if c in SPECIAL else c for c in text)
 
 
 def _parts(parts, markdown: bool) -> str:
@@ -79,7 +72,6 @@ def markdown(recap: dict) -> str:
         out += ["", f"## {escape(day['date'])}", ""]
         for entry in day["entries"]:
             out.append(f"- **{entry['kind']}:** {_parts(entry['parts'], True)}")
-            out += [f"  - {escape(line, line_start=True)}" for line in entry["lines"]]
     if not recap["days"]:
         out += ["", "Nothing was recorded in this stretch."]
     out += ["", "## Totals", ""]
@@ -95,7 +87,6 @@ def plain(recap: dict) -> str:
         out += ["", day["date"]]
         for entry in day["entries"]:
             out.append(f"  {entry['kind']}: {_parts(entry['parts'], False)}")
-            out += [f"      {line}" for line in entry["lines"]]
     if not recap["days"]:
         out += ["", "Nothing was recorded in this stretch."]
     out += ["", "Totals"]
