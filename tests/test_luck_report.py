@@ -9,7 +9,6 @@ refused on its own line, never the report. On SQLite and PostgreSQL."""
 
 from __future__ import annotations
 
-import itertools
 from fractions import Fraction
 
 import icepool
@@ -171,23 +170,25 @@ def test_each_character_and_player_and_the_table_are_summed_up(table):
 
 
 def brute_force_unusual(rolls: list[tuple[dict, str, int]]) -> Fraction:
-    """P(a mean percentile at least as far from 1/2, either way), every outcome of every roll enumerated."""
+    """P(a mean percentile at least as far from 1/2, either way): every outcome of every roll counted in
+    Fractions, roll after roll (outcomes whose percentiles sum the same merged as they go: the same sum as
+    enumerating every combination, in seconds rather than minutes)."""
     def percentile(dist, better, total):
         worse = sum((p for t, p in dist.items() if (t < total if better == HIGHER else t > total)), Fraction(0))
         return worse + dist[total] / 2
 
     n = len(rolls)
     observed = sum(percentile(*r) for r in rolls)
-    far = Fraction(0)
-    for outcome in itertools.product(*(sorted(d.items()) for d, _, _ in rolls)):
-        chance = Fraction(1)
-        total = Fraction(0)
-        for (dist, better, _), (t, p) in zip(rolls, outcome):
-            chance *= p
-            total += percentile(dist, better, t)
-        if abs(total - Fraction(n, 2)) >= abs(observed - Fraction(n, 2)):
-            far += chance
-    return far
+    sums = {Fraction(0): Fraction(1)}
+    for dist, better, _ in rolls:
+        step = [(p, percentile(dist, better, t)) for t, p in dist.items()]
+        merged: dict[Fraction, Fraction] = {}
+        for total, chance in sums.items():
+            for p, value in step:
+                merged[total + value] = merged.get(total + value, Fraction(0)) + chance * p
+        sums = merged
+    far = abs(observed - Fraction(n, 2))
+    return sum((chance for total, chance in sums.items() if abs(total - Fraction(n, 2)) >= far), Fraction(0))
 
 
 def test_how_unusual_a_run_was_is_counted_exactly(table):
