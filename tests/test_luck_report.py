@@ -3,7 +3,7 @@ stretch of days with the exact chance of a result at least as good and a
 check's chance of passing — each held here to icepool, another library's
 exact arithmetic — and per character, per player and for the table the mean
 percentile, the luckiest and unluckiest roll and how unusual the run was
-(held to a count by brute force). Hand rolls are marked, and so are derived
+(held to a plain count of every outcome in Fractions). Hand rolls are marked, and so are derived
 rolls of an epoch without a player seed; a roll too large to count is
 refused on its own line, never the report. On SQLite and PostgreSQL."""
 
