@@ -17,6 +17,7 @@ from starlette.responses import HTMLResponse
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
+from chronicle import reports
 from chronicle.links import ServerLinks
 from chronicle.pages import ENV, Chronicle, _whole, log_filters, pin_of
 from chronicle.security import Guarded, allowed_hosts, http_protocol
@@ -70,6 +71,10 @@ def create_app(store: Store, campaign: Optional[str] = None, *, hosts: Iterable[
                                 else None))),
         Route("/session", page(lambda pin, links, p: chronicle.session_page(
             pin, links, _whole(required(p, "n", "which session"), "n=")))),
+        Route("/recap", page(lambda pin, links, p: reports.recap_page(
+            chronicle, pin, links, _whole(required(p, "n", "which session"), "n=")))),
+        Route("/luck", page(lambda pin, links, p: reports.luck_page(
+            chronicle, pin, links, _whole(required(p, "n", "which session"), "n=")))),
         Route("/timeline", page(lambda pin, links, p: chronicle.timeline_page(
             pin, links, _whole(p["last"], "last=") if (p.get("last") or "").strip() else None))),
         Route("/log", page(lambda pin, links, p: chronicle.log_page(pin, links, log_filters(p)))),

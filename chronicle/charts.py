@@ -76,3 +76,33 @@ def timeline_band(rows: Sequence[dict], first_day: int, last_day: int, date: Cal
         f'aria-label="sessions and downtime on the calendar">{"".join(bars)}'
         f'<text x="10" y="60">{escape(date(first_day))}</text>'
         f'<text x="{WIDTH * 1.5 - 10:.0f}" y="60" text-anchor="end">{escape(date(last_day))}</text></svg>')
+
+
+def percentile_chart(rolls: Sequence[dict], href: Callable[[int], str], chart_id: str = "chart-luck") -> Markup:
+    """Each roll's percentile in its own distribution (0: the worst it could roll, 100: the best), in
+    the order rolled, about the even line at 50; each dot links to its roll."""
+    shown = [r for r in rolls if r.get("percentile") is not None]
+    if not shown:
+        return Markup('<p class="nochart">No roll with odds to chart</p>')
+    step = (WIDTH - 2 * PAD) / max(len(shown) - 1, 1)
+
+    def x(i: int) -> float:
+        return PAD + step * i if len(shown) > 1 else WIDTH / 2
+
+    def y(value: float) -> float:
+        return HEIGHT - PAD + (2 * PAD - HEIGHT) * value
+
+    dots = "".join(
+        f'<a href="{escape(href(r["position"]))}"><circle class="{"hand" if r["hand"] else "derived"}" '
+        f'cx="{x(i):.1f}" cy="{y(r["percentile"]):.1f}" r="4"><title>#{r["position"]} '
+        f'{escape(r["character"] or "")} {escape(r["expression"])} = {r["total"]}: percentile '
+        f'{r["percentile"] * 100:.0f}, P(as good or better) {escape(r["p_at_least"])}</title></circle></a>'
+        for i, r in enumerate(shown))
+    return Markup(
+        f'<figure class="chart luck" id="{escape(chart_id)}"><figcaption>Each roll\'s percentile, in the order '
+        f'rolled (hollow: by hand)</figcaption>'
+        f'<svg viewBox="0 0 {WIDTH} {HEIGHT}" width="{WIDTH}" height="{HEIGHT}" role="img" '
+        f'aria-label="each roll\'s percentile in the order rolled">'
+        f'<line class="axis" x1="{PAD}" y1="{y(0.5):.1f}" x2="{WIDTH - PAD}" y2="{y(0.5):.1f}"/>'
+        f'<text x="2" y="{y(1) + 4:.1f}">100</text><text x="2" y="{y(0.5) + 4:.1f}">50</text>'
+        f'<text x="2" y="{y(0) + 4:.1f}">0</text>{dots}</svg></figure>')

@@ -51,6 +51,12 @@ class ServerLinks:
     def session(self, number: int) -> str:
         return self._to("session", n=number)
 
+    def recap(self, number: int) -> str:
+        return self._to("recap", n=number)
+
+    def luck(self, number: int) -> str:
+        return self._to("luck", n=number)
+
     def timeline(self, last: Optional[int] = None) -> str:
         return self._to("timeline", last=last)
 
@@ -102,6 +108,12 @@ class SiteLinks:
 
     def session(self, number: int) -> str:
         return f"session-{number}.html"
+
+    def recap(self, number: int) -> str:
+        return f"recap-{number}.html"
+
+    def luck(self, number: int) -> str:
+        return f"luck-{number}.html"
 
     def timeline(self, last: Optional[int] = None) -> str:
         return f"timeline-{last}.html" if last is not None else "timeline.html"

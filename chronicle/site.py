@@ -12,7 +12,7 @@ import shutil
 from pathlib import Path
 from typing import Optional
 
-from chronicle import folder
+from chronicle import folder, reports
 from chronicle.export import write_campaign_export
 from chronicle.links import SiteLinks
 from chronicle.pages import Chronicle
@@ -60,6 +60,12 @@ class Crawl(SiteLinks):
 
     def session(self, number: int) -> str:
         return self._want(super().session(number), ("session", number))
+
+    def recap(self, number: int) -> str:
+        return self._want(super().recap(number), ("recap", number))
+
+    def luck(self, number: int) -> str:
+        return self._want(super().luck(number), ("luck", number))
 
     def timeline(self, last: Optional[int] = None) -> str:
         return self._want(super().timeline(last), ("timeline", last))
@@ -137,6 +143,8 @@ def _render(chronicle: Chronicle, links: Crawl, page: tuple, days: list[int]) ->
         return chronicle.dice_index(NOW, links, args[1]) if args[0] is None else chronicle.dice_page(NOW, links, args[0])
     if kind == "session":
         return chronicle.session_page(NOW, links, args[0])
+    if kind in ("recap", "luck"):
+        return getattr(reports, f"{kind}_page")(chronicle, NOW, links, args[0])
     if kind == "timeline":
         return chronicle.timeline_page(NOW, links, args[0])
     if kind == "secrets":

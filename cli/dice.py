@@ -1,4 +1,4 @@
-"""tally roll | audit | odds, and tally dice client-seed|reveal|epochs"""
+"""tally roll | audit | odds, and tally dice client-seed|reveal|epochs|report"""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from ledger.errors import BadInput
 from projections.describe import checked
 from projections.timeline import Pin
 
-app = typer.Typer(help="Dice epochs: the client seed, revealing the seed, listing epochs.",
+app = typer.Typer(help="Dice epochs: the client seed, revealing the seed, listing epochs; the luck report.",
                   no_args_is_help=True)
 
 
@@ -280,3 +280,32 @@ def epochs(ctx: typer.Context, at_event: Optional[int] = AT_EVENT, as_of: Option
     note = unseeded_epochs_note([(r["epoch"], r["rolls"]) for r in rows if r["rolls"] and not r["player_seed"]])
     if note:
         typer.echo(f"note: {note}")
+
+
+@app.command("report")
+def report(
+    ctx: typer.Context,
+    session: Optional[int] = typer.Option(None, "--session", help="The rolls of one session."),
+    start: Optional[str] = typer.Option(None, "--from", help="The rolls from this in-game date (alone: to today)."),
+    end: Optional[str] = typer.Option(None, "--to", help="The rolls up to this in-game date (alone: from the start)."),
+    character: Optional[str] = typer.Option(None, "--for", help="Only this character's rolls."),
+    json: bool = JSON_OPTION,
+) -> None:
+    """The luck report: each roll's exact chance of a result at least as good, and how lucky each character,
+    player and the table was (default: the whole campaign)."""
+    from cli.luck import print_report
+    from projections.luck import report as luck_report
+    from projections.span import span_of
+
+    opts = options(ctx)
+    found = query(opts.store(), opts.campaign,
+                  lambda c: luck_report(c, span_of(c, session, start, end, command="the luck report"), character))
+    counts: dict[int, int] = {}
+    for row in found["rolls"]:
+        if row["player_seed"] is False:
+            counts[row["epoch"]] = counts.get(row["epoch"], 0) + 1
+    note = unseeded_epochs_note(sorted(counts.items()))
+    if json:
+        print_json({**found, "note": note})
+    else:
+        print_report(found, note)

@@ -29,7 +29,7 @@ Uses = Optional[tuple[str, tuple[str, ...]]]  # a campaign's name and the rules 
 MEMBERS = {
     "core": ("campaign", "player", "char", "stable", "session", "treasure", "roll", "odds", "dice", "audit",
              "calendar", "downtime", "project", "note", "why", "diff", "log", "void", "script", "shell",
-             "import-rolls", "secret"),
+             "import-rolls", "secret", "recap"),
     "coeac": ("wealth", "stronghold", "treasury", "company", "rep", "cash", "buy", "sell", "give", "item", "hp",
               "rest", "down-and-out", "boon", "specialty", "resource", "follower", "retire"),
     "wolves": ("silver", "outfit", "hire", "dismiss", "wages", "companion", "boast", "ship"),

@@ -22,7 +22,7 @@ SIGNED = {"cash", "rep", "xp", "silver"}
 # name: (module, attribute, its one-line help)
 GROUPS = {
     "campaign": ("campaign", "app", "Create campaigns, list them, show and change their settings."),
-    "dice": ("dice", "app", "Dice epochs: the client seed, revealing the seed, listing epochs."),
+    "dice": ("dice", "app", "Dice epochs: the client seed, revealing the seed, listing epochs; the luck report."),
     "db": ("db", "app", "The database itself: migrate it, see its state."),
     "calendar": ("calendar", "app", "The campaign calendar: today's date, and moving it on."),
     "downtime": ("downtime", "app", "The weeks between sessions: what is due, and spending downtime actions."),
@@ -118,6 +118,8 @@ COMMANDS = {
     "serve": ("chronicle", "serve", "Show the campaign as read-only web pages on this machine."),
     "chronicle": ("chronicle", "chronicle",
         "Write the campaign's pages as a static site players can keep, with the export and latest checkpoint."),
+    "recap": ("recap", "recap",
+        "What happened in a session or a stretch of days, in game-date order, as Markdown, text or JSON."),
 }
 
 # What records no fact of the campaign's own, or moves time itself: a global
@@ -125,7 +127,7 @@ COMMANDS = {
 # lines each take their own --game-date.)
 NO_LATE_FACTS = {"campaign", "calendar", "dice", "roll", "db", "schedule", "scheduler", "bench", "import",
                  "export", "script", "shell", "verify", "audit", "import-rolls", "keys", "checkpoint", "proof",
-                 "serve", "chronicle"}
+                 "serve", "chronicle", "recap"}
 
 
 def _module(name: str) -> str:
