@@ -7,7 +7,7 @@ from typing import Optional
 import typer
 
 from cli.context import options
-from cli.output import GAME_DATE, JSON_OPTION, RULING, print_json
+from cli.output import GAME_DATE, JSON_OPTION, RULING, chance_text, print_json
 from cli.parsing import faces
 from cli.session import _print_events
 from commands import trait_tests as commands
@@ -45,10 +45,10 @@ def take_test(
             print_json({"dry_run": True, **pool.as_dict(), **odds})
             return
         typer.echo(f"{pool.character} tests {pool.trait} ({pool.seed}): {made_up(pool)}")
-        bands = "".join(f"; {band.replace('_', ' ')} {percent(odds[band]['chance'])} "
-                        f"(exactly {odds[band]['exact']})" for band in ("epic_success", "epic_failure") if band in odds)
-        typer.echo(f"{pool.expression} {_reading(pool)}: passes {percent(odds['chance'])} "
-                   f"(exactly {odds['exact']}){bands}. Nothing recorded.")
+        bands = "".join(f"; {band.replace('_', ' ')} {chance_text(odds[band]['chance'], odds[band]['exact'])}"
+                        for band in ("epic_success", "epic_failure") if band in odds)
+        typer.echo(f"{pool.expression} {_reading(pool)}: passes {chance_text(odds['chance'], odds['exact'])}"
+                   f"{bands}. Nothing recorded.")
         return
     _print_events(commands.take(opts.store(), opts.campaign, name, trait, actor=opts.who(), ob=ob, bonus=bonus,
                                 aid_by=aid_by, why=why, hand=faces(dice), **opts.late(game_date, ruling)), json)
@@ -70,13 +70,3 @@ def _reading(pool: commands.Pool) -> str:
     if pool.unit == "dice":
         return f"against Ob {pool.target.number}"
     return f"{'total' if pool.modifier or pool.naturals_stand else 'roll'} {pool.target}"
-
-
-def percent(chance: float) -> str:
-    """A chance as a percentage; "certain" and "never" where it is exactly so."""
-    if chance == 1:
-        return "certain (100%)"
-    if chance == 0:
-        return "never (0%)"
-    shown = f"{chance * 100:.2f}%"
-    return shown if shown not in ("0.00%", "100.00%") else f"{chance * 100:.6f}%"

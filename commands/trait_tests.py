@@ -262,16 +262,9 @@ def _wolves(state: State, name: str, kind: str, trait: str, *, ob, bonus, aid_by
     raider = state.world.wolves.of(character.name)
     if not raider.characteristics:
         raise RuleRefused(f"{character.name} has no Wolves sheet (not outfitted at creation): no saves to roll")
-    parts: list[tuple[str, int]] = []
-    settings = {}
-    stat = wolves.SAVE_CHARACTERISTIC.get(trait)
-    if stat and raider.characteristics.get(stat, 0) >= wolves.CHARACTERISTIC_BONUS_AT:
-        parts.append((f"{stat} {raider.characteristics[stat]} (000 l.30-32)", 1))
-    if trait == "Dodging":
-        armour, _ = wolves.armour_worn(raider.gear)
-        medium = settings["medium_dodge"] = in_force(state.campaign.settings, "medium_dodge")
-        shift = wolves.dodge_modifier(armour, medium)
-        parts.append((f"{armour} worn (000 l.42-44)", shift))
+    medium = in_force(state.campaign.settings, "medium_dodge")
+    parts = wolves.save_modifiers(trait, raider.characteristics, raider.gear, medium)
+    settings = {"medium_dodge": medium} if trait == "Dodging" else {}
     if bonus:
         parts.append(("modifiers (l.171)", bonus))
     return Pool(character.name, "wolves", kind, trait, "000 l.163-171", "points", tuple(parts), wolves.SAVE_DIE,

@@ -78,7 +78,7 @@ def _treasure_spent(world, p: dict, day: int) -> Optional[str]:
     return None
 
 
-@TABLE.on("xp.awarded", line=lambda p: f"{p['character']} +{p['amount']} XP ({p['source']}): {p['why']}",
+@TABLE.on("xp.awarded", line=lambda p: f"{p['character']} {p['amount']:+d} XP ({p['source']}): {p['why']}",
           premise=_treasure_spent)
 def _awarded(state: Advancement, p: dict, e: Envelope) -> Advancement:
     current = state.of(p["character"])

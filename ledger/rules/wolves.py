@@ -220,6 +220,20 @@ def dodge_modifier(armour: str, medium_dodge: str) -> int:
     return MEDIUM_DODGE[medium_dodge] if weight == "medium" else DODGE[weight]
 
 
+def save_modifiers(save: str, characteristics: dict[str, int], gear: Sequence[str],
+                   medium_dodge: str) -> list[tuple[str, int]]:
+    """What moves a save's d20 (l.171), from the sheet: Agility or Constitution 15+
+    (+1, l.30-32), and on a Dodge roll the armour worn (l.42-44, l.103)."""
+    parts = []
+    stat = SAVE_CHARACTERISTIC.get(save)
+    if stat and characteristics.get(stat, 0) >= CHARACTERISTIC_BONUS_AT:
+        parts.append((f"{stat} {characteristics[stat]} (000 l.30-32)", 1))
+    if save == "Dodging":
+        armour, _ = armour_worn(gear)
+        parts.append((f"{armour} worn (000 l.42-44)", dodge_modifier(armour, medium_dodge)))
+    return parts
+
+
 def _item_of(label: str) -> str:
     """A gear line as the sheet keeps it (``Arrow x20``) without its count."""
     head, _, count = label.rpartition(" x")
