@@ -55,6 +55,7 @@ class Pool:
     naturals_stand: bool = False  # 002 l.177-178: a natural 2 stays 2, a natural 12 stays 12
     from_boons: Optional[int] = None
     aid_by: tuple[str, ...] = ()
+    sheet: dict[str, int] = field(default_factory=dict)  # the sheet's figures read
     settings: dict[str, str] = field(default_factory=dict)
 
     def total(self, natural: int) -> int:
@@ -88,7 +89,7 @@ class Pool:
                 "seed": self.seed, "unit": self.unit, "parts": [{"what": w, "value": v} for w, v in self.parts],
                 "expression": self.expression, "against": self.target.against, "target": self.target.number,
                 "epic": self.target.epic, "from_boons": self.from_boons, "aid_by": list(self.aid_by),
-                "settings": dict(self.settings)}
+                "sheet": dict(self.sheet), "settings": dict(self.settings)}
 
 
 def _exact(chance: Fraction) -> str:
@@ -192,7 +193,7 @@ def _coeac(state: State, name: str, kind: str, trait: str, *, ob, bonus, aid_by)
         raise RuleRefused(f"{dice} dice can never make Ob {ob}: the test fails without a roll "
                           "(add help or bonus dice, or lower the Ob)")
     return Pool(tester.name, "coeac", kind, trait, "004 l.17-22", "dice", tuple(parts), f"{dice}{coeac.POOL}",
-                Target("ob", ob), from_boons=boons, aid_by=tuple(h.name for h in helpers))
+                Target("ob", ob), from_boons=boons, aid_by=tuple(h.name for h in helpers), sheet={trait: rating})
 
 
 def _helpers(state: State, tester: Character, aid_by: Sequence[str]) -> list[Character]:
@@ -224,7 +225,8 @@ def _xp(state: State, name: str, kind: str, trait: str, *, ob, bonus, aid_by) ->
     if bonus:
         parts.append(("other modifiers (l.183-186)", bonus))
     return Pool(character.name, "xp", kind, trait, "002 l.160-186", "points", tuple(parts), xp.SKILL_DICE,
-                Target("at_least", xp.SKILL_SUCCESS), modifier=modifier + bonus, naturals_stand=True)
+                Target("at_least", xp.SKILL_SUCCESS), modifier=modifier + bonus, naturals_stand=True,
+                sheet={trait: score})
 
 
 def _skirmish(state: State, name: str, kind: str, trait: str, *, ob, bonus, aid_by) -> Pool:
@@ -251,7 +253,8 @@ def _skirmish(state: State, name: str, kind: str, trait: str, *, ob, bonus, aid_
     if trait == "Drinking":
         against = settings["drinking_test"] = in_force(state.campaign.settings, "drinking_test")
     return Pool(character.name, "skirmish", kind, trait, line, "points", tuple(parts), skirmish.TEST_DICE,
-                Target(against, sum(v for _, v in parts), skirmish.EPIC_MARGIN), settings=settings)
+                Target(against, sum(v for _, v in parts), skirmish.EPIC_MARGIN), settings=settings,
+                sheet={stat: stats[stat] for stat in skirmish.TESTS[trait]})
 
 
 def _wolves(state: State, name: str, kind: str, trait: str, *, ob, bonus, aid_by) -> Pool:
@@ -268,7 +271,9 @@ def _wolves(state: State, name: str, kind: str, trait: str, *, ob, bonus, aid_by
     if bonus:
         parts.append(("modifiers (l.171)", bonus))
     return Pool(character.name, "wolves", kind, trait, "000 l.163-171", "points", tuple(parts), wolves.SAVE_DIE,
-                Target("at_least", wolves.SAVES[trait]), modifier=sum(v for _, v in parts), settings=settings)
+                Target("at_least", wolves.SAVES[trait]), modifier=sum(v for _, v in parts), settings=settings,
+                sheet={stat: raider.characteristics[stat] for stat in (wolves.SAVE_CHARACTERISTIC.get(trait),)
+                       if stat in raider.characteristics})
 
 
 # -- rolling it ----------------------------------------------------------------------
@@ -286,7 +291,8 @@ def trait_tested(state: State, name: str, trait: str, dice: Dice, *, ob: Optiona
         character=pool.character, rules=pool.rules, kind=pool.kind, trait=pool.trait, seed=pool.seed,
         unit=pool.unit, parts=[Part(what=w, value=v) for w, v in pool.parts], expression=pool.expression,
         natural=natural, total=total, check=RollChecked(**pool.target.result(total)), result=result,
-        from_boons=pool.from_boons, aid_by=list(pool.aid_by), settings=pool.settings, why=why), cause=roll)
+        from_boons=pool.from_boons, aid_by=list(pool.aid_by), sheet=pool.sheet, settings=pool.settings, why=why),
+        cause=roll)
     return batch.done()
 
 

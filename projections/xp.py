@@ -134,8 +134,26 @@ def _tested_line(p: dict) -> str:
             f"against {target}: {outcome}{extra}" + (f" — {p['why']}" if p.get("why") else ""))
 
 
+def _sheet_read(world, p: dict, day: int) -> Optional[str]:
+    """The sheet's figures a test was formed from must still stand when a fact is logged before it."""
+    name = p["character"]
+    for figure, value in p.get("sheet", {}).items():
+        if p["rules"] == "coeac":
+            c = world.stable.character(name)
+            now = None if c is None else (c.skills if p["kind"] == "skill" else c.saves).get(figure, 0)
+        elif p["rules"] == "xp":
+            now = world.xp.of(name).attributes.get(figure)
+        elif p["rules"] == "skirmish":
+            now = world.skirmish.of(name).stats.get(figure)
+        else:
+            now = world.wolves.of(name).characteristics.get(figure)
+        if now != value:
+            return f"{name}'s {figure} would be {now}, not {value} as the test of {p['trait']} was formed on"
+    return None
+
+
 # Every ruleset's test is described here; only 002's changes a figure: a skill roll of 12 grants new expertise.
-@TABLE.on("trait.tested", line=_tested_line)
+@TABLE.on("trait.tested", line=_tested_line, premise=_sheet_read)
 def _tested(state: Advancement, p: dict, e: Envelope) -> Advancement:
     if p["rules"] != "xp" or p.get("result") != "extraordinary":
         return state

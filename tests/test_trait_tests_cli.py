@@ -96,3 +96,19 @@ def test_a_ruleset_the_campaign_does_not_run_has_no_such_test(tally):
     err = tally.refused("test", "Ulf", "Stealth").stderr
     assert "Stealth is a test of the coeac rules, which campaign Band does not run: its tests are wolves: " \
            "Dodging, Physique, Warding" in err
+
+
+def test_a_fact_logged_before_a_test_that_changes_its_figures_is_refused(tally):
+    # 004 l.507: a Boon raises the pool; a Stealth test at 2 dice + Stealth 2 was formed on Stealth 2, so a Boon
+    # on Stealth logged for an earlier day would change the figure the test stood on
+    t = tally
+    t.ok("campaign", "new", "Late", "--rules", "coeac", "--start", "1024-03-01")
+    t.ok("player", "add", "Ben")
+    t.ok("char", "new", "Bo", "--player", "Ben", "--max-hp", "4", "--skills", "Stealth=2")
+    t.ok("session", "open", "--activate", "Bo", "--no-income")
+    t.ok("session", "close", "--days", "2", "--haven", "Bo")  # Bo's Boon for the session (l.497)
+    t.ok("calendar", "advance", "5d")
+    t.ok("test", "Bo", "Stealth", "--ob", "1", "--dice", "4,1,1,1")
+    err = t.refused("boon", "choose", "Bo", "--skill", "Stealth", "--game-date", "1024-03-04").stderr
+    assert "Bo's Stealth would be 3, not 2 as the test of Stealth was formed on" in err
+    t.ok("boon", "choose", "Bo", "--save", "Vigor", "--game-date", "1024-03-04")  # a figure the test did not read

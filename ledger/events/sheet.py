@@ -40,5 +40,8 @@ class TraitTested(EventModel):
     result: Optional[str] = None  # 002's skill table (l.168-173)
     from_boons: Optional[int] = None  # 004: points of the rating that Boons bought
     aid_by: list[str] = []
+    # The sheet's figures the test was formed from (a Skill's rating, an attribute's score, hero
+    # stats, characteristics): a fact logged late that changes one breaks this test's premise.
+    sheet: dict[str, int] = {}
     settings: dict[str, str] = {}
     why: Optional[str] = None
