@@ -157,7 +157,12 @@ def pool_for(state: State, name: str, trait: str, *, ob: Optional[int] = None, b
         if aid_by:
             raise RuleRefused(f"help from other characters is 004's (l.39-41); {_HELP_ELSEWHERE[rules]}")
     form = {"coeac": _coeac, "xp": _xp, "skirmish": _skirmish, "wolves": _wolves}[rules]
-    return form(state, name, kind, canonical, ob=ob, bonus=bonus, aid_by=aid_by)
+    pool = form(state, name, kind, canonical, ob=ob, bonus=bonus, aid_by=aid_by)
+    if pool.chance() == 0:  # 004's pool says so in its own words, before this
+        raise RuleRefused(f"{pool.character} can never pass this test of {pool.trait} ({pool.expression}"
+                          f"{f' {pool.modifier:+d}' if pool.modifier else ''}, {pool.target}): it fails without "
+                          "a roll")
+    return pool
 
 
 _OWN_TARGET = {"xp": "on 002's skill table (l.168-173), a Success at 9 or more",

@@ -239,6 +239,15 @@ def test_003_drinking_is_against_power_as_the_setting_reads_it(skirmisher):
     assert only(trait_tested(skirmisher.state(), "Kit", "Drinking", dice(4, 4)), TraitTested).check.passed
 
 
+def test_a_test_that_can_never_pass_is_not_rolled(skirmisher, band):
+    # 003 l.13: "They must roll below this number on 2d6": a score of 2 can never be rolled under
+    with pytest.raises(RuleRefused, match=r"Kit can never pass this test of Interpersonal \(2d6, < 2\)"):
+        pool_for(skirmisher.state(), "Kit", "Interpersonal", bonus=-4)
+    # 000 l.169: Warding needs 17 on a d20; at -17 even a 20 makes 3
+    with pytest.raises(RuleRefused, match=r"Ulf can never pass this test of Warding \(1d20 -17, >= 17\)"):
+        pool_for(band.state(), "Ulf", "Warding", bonus=-17)
+
+
 def test_003_a_stat_the_sheet_lacks_is_refused():
     t = Table("skirmish")
     t.character("Kit", max_hp=None)
