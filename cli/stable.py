@@ -95,7 +95,9 @@ def char_show(ctx: typer.Context, name: str = typer.Argument(..., help="The char
         return
     coeac = "inventory" in sheet  # a coeac sheet, laid out by play_sheet; any other prints field by field
     shown = play_sheet(sheet) if coeac else []
-    done = {field for field, _ in shown} | (COEAC_FIELDS if coeac else set())
+    done = {field for field, _ in shown} | (COEAC_FIELDS if coeac else set()) | {"d20_save_modifiers"}
+    if "d20_saves" in sheet:
+        sheet = {**sheet, "d20_saves": _d20_saves(sheet["d20_saves"], sheet["d20_save_modifiers"])}
     print_pairs(shown + [(LABELS.get(field, field.replace("_", " ")), SHOWN.get(field, _shown)(value))
                          for field, value in sheet.items()
                          if field not in done and (value not in (None, [], {}) or field in ("name", "status"))])
@@ -167,15 +169,14 @@ def _attributes(scores: dict) -> str:
     return ", ".join(f"{a} {scores[a]} ({attribute_modifier(scores[a]):+d})" for a in ATTRIBUTES if a in scores)
 
 
-def _d20_saves(saves: dict) -> str:
+def _d20_saves(saves: dict, modifiers: dict) -> str:
     """000 l.36-44, l.167-171: each save's d20 target, and what the sheet adds to the roll."""
-    return "; ".join(f"{save} {s['needs']}+" + (f" at {s['modifier']:+d} ("
-                                                 + ", ".join(f"{w} {v:+d}" for w, v in s["from"].items()) + ")"
-                                                 if s["from"] else "") for save, s in saves.items())
+    return "; ".join(f"{save} {s['needs']}+" + (f" at {s['modifier']:+d} ({modifiers[save]})" if modifiers[save]
+                                                 else "") for save, s in saves.items())
 
 
 # Sheet fields shown otherwise than as they come: signed modifiers, scores with theirs, saves.
-SHOWN = {"attack_bonus": _signed, "attributes": _attributes, "d20_saves": _d20_saves}
+SHOWN = {"attack_bonus": _signed, "attributes": _attributes}
 LABELS = {"ac": "AC", "hp": "HP", "d20_saves": "saves (d20)"}
 
 

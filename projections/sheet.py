@@ -50,10 +50,10 @@ def _defence(raider, medium_dodge: str) -> dict:
     """000 l.36-44, l.94-103: the armour worn (read off what was bought), its AC,
     and each save's d20 target with what the sheet adds to the roll."""
     armour, shield = wolves.armour_worn(raider.gear)
-    saves = {}
+    saves, parts_of = {}, {}
     for save, needs in wolves.SAVES.items():
         parts = wolves.save_modifiers(save, raider.characteristics, raider.gear, medium_dodge)
-        saves[save] = {"needs": needs, "modifier": sum(v for _, v in parts),
-                       "from": {what: value for what, value in parts}}
+        saves[save] = {"needs": needs, "modifier": sum(v for _, v in parts)}
+        parts_of[save] = ", ".join(f"{what} {value:+d}" for what, value in parts)
     return {"armour": armour + (", Shield" if shield else ""), "ac": wolves.armour_class(raider.gear),
-            "d20_saves": saves}
+            "d20_saves": saves, "d20_save_modifiers": parts_of}
