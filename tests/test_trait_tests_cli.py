@@ -54,6 +54,8 @@ def test_the_dry_run_gives_exact_odds_and_records_nothing(mixed):
                                 "4d6s4 against Ob 3: passes 31.25% (exactly 5/16). Nothing recorded."]
     info = mixed.ok("test", "Bo", "Stealth", "--dry-run", "--json").json
     assert (info["dry_run"], info["exact"], info["chance"], info["target"]) == (True, "5/16", 0.3125, 3)
+    # l.38: a penalty die, given as a negative number
+    assert "- penalty dice (l.38) 1 = 3 dice" in mixed.ok("test", "Bo", "Stealth", "--bonus", "-1", "--dry-run").stdout
     assert mixed.event_count() == before
 
 
@@ -84,6 +86,8 @@ def test_the_other_rulesets_tests_from_the_sheet(mixed):
     (("Bo", "Warding", "--ob", "3"), "there is no Ob to give"),
     (("Bo", "Stealth", "--dry-run", "--dice", "4,4,4,4"), "a dry run rolls nothing"),
     (("Bo", "Stealth", "--dice", "4,4"), "--dice ran out"),
+    (("Bo", "Warding", "--bonus", "-17"), "Bo can never pass this test of Warding (1d20 -17, >= 17)"),
+    (("Bo", "Stealth", "--ob", "5"), "4 dice can never make Ob 5"),
 ])
 def test_refusals_are_one_line_and_write_nothing(mixed, args, message):
     assert message in mixed.refused("test", *args).stderr
