@@ -8,7 +8,8 @@ from typing import Optional
 import typer
 
 from cli.context import options
-from cli.output import AS_OF, AS_RECORDED, AT_EVENT, AT_SESSION, JSON_OPTION, print_json, print_table
+from cli.output import (AS_OF, AS_RECORDED, AT_EVENT, AT_SESSION, JSON_OPTION, chance_text, percent,
+                        print_json, print_table)
 from commands import dice as commands
 from projections.reading import query
 from ledger.dice.check import EPIC_FAILURE, EPIC_SUCCESS
@@ -198,11 +199,11 @@ def odds(
         print_json(info)
         return
     if aim is not None:
-        typer.echo(f"P({parsed.text} {aim}) = {_percent(info['chance'])} (exactly {info['exact']})")
+        typer.echo(f"P({parsed.text} {aim}) = {chance_text(info['chance'], info['exact'])}")
         for band in (EPIC_SUCCESS, EPIC_FAILURE):
             if band in chances:
-                typer.echo(f"P({band}, a margin of {aim.epic} or more) = {_percent(float(chances[band]))} "
-                           f"(exactly {_exact(chances[band])})")
+                typer.echo(f"P({band}, a margin of {aim.epic} or more) = "
+                           f"{chance_text(float(chances[band]), _exact(chances[band]))}")
         return
     print_table(["total", "chance", "at least"],
                 [(d["total"], _percent(d["chance"]), _percent(d["at_least"])) for d in info["distribution"]],
@@ -222,7 +223,7 @@ def _cumulative(dist):
 
 
 def _percent(chance: float) -> str:
-    return f"{chance * 100:.2f}%"
+    return percent(chance) if chance not in (0, 1) else f"{chance * 100:.2f}%"
 
 
 @app.command("client-seed")

@@ -7,7 +7,7 @@ from typing import Optional
 import typer
 
 from cli.context import options
-from cli.output import GAME_DATE, JSON_OPTION, RULING, print_json
+from cli.output import GAME_DATE, JSON_OPTION, RULING, chance_text, print_json
 from cli.parsing import faces, pairs
 from cli.inventory import CARRIES, DEPLETION, SLOTS
 from cli.session import _print_events
@@ -23,7 +23,7 @@ def print_plan(plan, json: bool) -> None:
     if json:
         print_json({"dry_run": True, **plan.as_dict()})
         return
-    chance = "certain" if plan.chance == 1.0 else f"{plan.chance * 100:.2f}% (exactly {plan.exact})"
+    chance = "certain" if plan.chance == 1.0 else chance_text(plan.chance, plan.exact)
     typer.echo(f"{plan.character}: Ob {plan.ob} with {plan.pool} dice, wagering {plan.wager} Cash: {chance}. "
                "Nothing recorded.")
 

@@ -177,7 +177,7 @@ def odds(ctx: typer.Context, name: str = typer.Argument(..., help="The worshippe
                  ("marks", f"{view['black_marks']} black, {view['grey_marks']} grey"),
                  ("plea answered", pct(view["prayer_chance"]) + (f" +{view['crawling_bonus']} banked"
                                                                  if view["crawling_bonus"] else "")),
-                 ("grade row", " ".join(map(str, view["answer_grade_table_row"]))),
+                 ("answer grade", _grade(view)),
                  ("crawling accepted", pct(view["crawl_chance"]) if view["crawl_chance"] is not None
                   else "not flatterable or never"),
                  ("repentance needs", "no black marks" if not view["black_marks"] else "never (X)"
@@ -190,3 +190,16 @@ def odds(ctx: typer.Context, name: str = typer.Argument(..., help="The worshippe
                  ("battle penalty", f"A.T. and D.T. -{view['battle_penalty']}" if view["battle_penalty"] else "none"),
                  ("may convert to", view["may_convert_to"] or "-"),
                  ("manifestation", "eligible" if view["manifestation_eligible"] else "not yet")])
+
+
+def _grade(view: dict) -> str:
+    """Table 2.4's cell for the god's power and the marks, and what the d6 may make of it (l.805-837)."""
+    from ledger.rules.gods import grade_percent, shifted_grade
+
+    base = view["answer_grade"]
+    if base is None:
+        return "no god"
+    low, high = shifted_grade(base, 1), shifted_grade(base, 6)
+    return (f"{base} ({grade_percent(base)}% of the request; Table 2.4, {view['black_marks'] + view['grey_marks']} "
+            f"marks at PR {view['power']}), moved by the d6 to {low}-{high} "
+            f"({grade_percent(low)}-{grade_percent(high)}%)")

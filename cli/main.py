@@ -102,6 +102,11 @@ COMMANDS = {
     "rep": ("company", "rep", "Change the Company's Reputation with a Faction (clamped to ±6), or `rep show`."),
     "xp": ("xp", "xp", "Award XP; a new level is attained only in safe time, a level lost goes at once."),
     "skill": ("xp", "skill", "A skill roll: 2D6 + modifiers; 12 or more grants new expertise (002 l.160-179)."),
+    "attributes": ("xp", "attributes",
+        "Set a character's attribute scores (xp module, 002 l.21-24): each gives its modifier to a skill roll."),
+    "test": ("trait_tests", "take_test",
+        "Test a character from the sheet: pool and target formed from it, recorded with pass or fail and the "
+        "margin."),
     "silver": ("wolves", "silver", "Give or take silver pennies."),
     "hire": ("wolves", "hire", "Hire a hireling; wages accrue per in-game day until dismissed."),
     "dismiss": ("wolves", "dismiss", "Dismiss a hireling: wages stop accruing."),

@@ -42,3 +42,21 @@ def print_pairs(pairs: Iterable[tuple[str, Any]]) -> None:
     width = max((len(k) for k, _ in pairs), default=0)
     for key, value in pairs:
         typer.echo(f"{key.ljust(width)}  {value}")
+
+
+SHORT_FRACTION = 21  # an exact chance longer than this is read as a percentage; --json keeps the fraction
+
+
+def percent(chance: float) -> str:
+    """A chance as a percentage, with enough places that a small one does not read as 0."""
+    if chance in (0, 1):
+        return f"{chance * 100:.0f}%"
+    shown = f"{chance * 100:.2f}%"
+    return shown if shown not in ("0.00%", "100.00%") else f"{chance * 100:.3g}%"
+
+
+def chance_text(chance: float, exact: str) -> str:
+    """``74.07% (exactly 20/27)``; a fraction of many digits (a big pool's) only under --json."""
+    if len(exact) <= SHORT_FRACTION:
+        return f"{percent(chance)} (exactly {exact})"
+    return f"{percent(chance)} (the exact fraction has {len(exact) - 1} digits: --json)"

@@ -93,9 +93,13 @@ def char_show(ctx: typer.Context, name: str = typer.Argument(..., help="The char
     if json:
         print_json(sheet)
         return
-    shown = play_sheet(sheet) if "inventory" in sheet else []
-    done = {field for field, _ in shown} | COEAC_FIELDS
-    print_pairs(shown + [(field.replace("_", " "), _shown(value)) for field, value in sheet.items()
+    coeac = "inventory" in sheet  # a coeac sheet, laid out by play_sheet; any other prints field by field
+    shown = play_sheet(sheet) if coeac else []
+    done = {field for field, _ in shown} | (COEAC_FIELDS if coeac else set()) | {"d20_save_modifiers"}
+    if "d20_saves" in sheet:
+        sheet = {**sheet, "d20_saves": _d20_saves(sheet["d20_saves"], sheet["d20_save_modifiers"])}
+    print_pairs(shown + [(LABELS.get(field, field.replace("_", " ")), SHOWN.get(field, _shown)(value))
+                         for field, value in sheet.items()
                          if field not in done and (value not in (None, [], {}) or field in ("name", "status"))])
 
 
@@ -139,15 +143,41 @@ def play_sheet(s: dict) -> list[tuple[str, str]]:
 
 
 def _shown(value) -> str:
-    """One sheet field as text: ratings as "Athletics 2, Stealth 1", lists joined."""
+    """One sheet field as text: ratings as "Athletics 2, Stealth 1", lists joined, yes and no."""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
     if isinstance(value, dict) and "name" in value:  # a hireling, a wound: "Eyvind (Marine, wage 12, …)"
-        rest = ", ".join(f"{k} {v}" for k, v in value.items() if k != "name")
+        rest = ", ".join(f"{k.replace('_', ' ')} {_shown(v)}" for k, v in value.items() if k != "name")
         return f"{value['name']} ({rest})"
     if isinstance(value, dict):
-        return ", ".join(f"{k} {v}" for k, v in value.items())
+        return ", ".join(f"{k.replace('_', ' ')} {_shown(v)}" for k, v in value.items())
     if isinstance(value, list):
-        return "; ".join(_shown(v) if isinstance(v, dict) else str(v) for v in value)
+        return "; ".join(_shown(v) for v in value)
+    if value is None:
+        return "none"
     return str(value)
+
+
+def _signed(value: int) -> str:
+    return f"{value:+d}"
+
+
+def _attributes(scores: dict) -> str:
+    """002 l.25-61: each score with the modifier it gives a skill roll."""
+    from ledger.rules.xp import ATTRIBUTES, attribute_modifier
+
+    return ", ".join(f"{a} {scores[a]} ({attribute_modifier(scores[a]):+d})" for a in ATTRIBUTES if a in scores)
+
+
+def _d20_saves(saves: dict, modifiers: dict) -> str:
+    """000 l.36-44, l.167-171: each save's d20 target, and what the sheet adds to the roll."""
+    return "; ".join(f"{save} {s['needs']}+" + (f" at {s['modifier']:+d} ({modifiers[save]})" if modifiers[save]
+                                                 else "") for save, s in saves.items())
+
+
+# Sheet fields shown otherwise than as they come: signed modifiers, scores with theirs, saves.
+SHOWN = {"attack_bonus": _signed, "attributes": _attributes}
+LABELS = {"ac": "AC", "hp": "HP", "d20_saves": "saves (d20)"}
 
 
 @char_app.command("die")

@@ -1,4 +1,4 @@
-"""tally xp | vow swear|fulfil|abandon | skill | expertise add | hd spend|restore"""
+"""tally xp | vow swear|fulfil|abandon | skill | attributes | expertise add | hd spend|restore"""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import typer
 
 from cli.context import options
 from cli.output import GAME_DATE, JSON_OPTION, RULING
-from cli.parsing import faces
+from cli.parsing import faces, pairs
 from cli.session import _print_events
 from commands import skill as skills
 from commands import xp as commands
@@ -51,6 +51,18 @@ def skill(ctx: typer.Context, name: str = typer.Argument(..., help="The characte
     _print_events(skills.skill(opts.store(), opts.campaign, name, attribute, why=why, modifier=modifier,
                                expertise=expertise, hit_die=hit_die, hand=faces(dice), actor=opts.who(),
                                **opts.late(game_date, ruling)), json)
+
+
+def attributes(ctx: typer.Context, name: str = typer.Argument(..., help="The character."),
+               scores: list[str] = typer.Argument(..., help="Scores, 3 to 18: STR=12,DEX=9 or STR=12 DEX=9 "
+                                                          "(STR, INT, WIS, DEX, CON, CHA)."),
+               why: Optional[str] = typer.Option(None, "--why", help="Why they are set or changed."),
+               json: bool = JSON_OPTION,
+               game_date: Optional[str] = GAME_DATE, ruling: Optional[str] = RULING) -> None:
+    """Set a character's attribute scores (xp module, 002 l.21-24): each gives its modifier to a skill roll."""
+    opts = options(ctx)
+    _print_events(skills.set_attributes(opts.store(), opts.campaign, name, pairs(scores, "the scores"), why=why,
+                                        actor=opts.who(), **opts.late(game_date, ruling)), json)
 
 
 @expertise_app.command("add")

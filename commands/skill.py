@@ -13,7 +13,7 @@ from commands.state import State, state_of
 from commands.xp import in_safe_time
 from ledger.envelope import NewEvent, Pending
 from ledger.errors import BadInput, RuleRefused
-from ledger.events.xp import ExpertiseGained, HitDiceRestored, HitDiceSpent, SkillRolled
+from ledger.events.xp import AttributesSet, ExpertiseGained, HitDiceRestored, HitDiceSpent, SkillRolled
 from ledger.rules import xp as rules
 from ledger.text import LABEL_LIMIT
 from projections.xp import Progress
@@ -164,3 +164,30 @@ def restore_hit_dice(store, campaign, name: str, *, actor: str, modifier: int = 
                      ruling: Optional[str] = None):
     return record(store, campaign, actor, lambda ctx: hit_dice_restored(
         state_of(ctx, period=True), name, dice_of(ctx, hand), modifier=modifier), game_date=game_date, ruling=ruling)
+
+
+def attributes_set(state: State, name: str, scores: dict[str, int], why: Optional[str] = None) -> list[NewEvent]:
+    """002 l.21-24: six attributes "between 3 and 18"; the sheet's scores give a
+    skill roll its modifier (l.25-61, `tally test C DEX`)."""
+    character, progress = _adventurer(state, name)
+    if not scores:
+        raise BadInput("give at least one score, like STR=12,DEX=9")
+    named: dict[str, int] = {}
+    for text, score in scores.items():
+        attribute = rules.ATTRIBUTE_NAMES.get(text.strip().upper(), text.strip().upper())
+        attribute = attribute_named(attribute)
+        if attribute in named:
+            raise BadInput(f"{attribute} is given twice")
+        if score not in rules.SCORES:
+            raise BadInput(f"{attribute} {score} is out of range: a score is 3 to 18 (002 l.23-24)")
+        named[attribute] = score
+    before = {a: progress.attributes[a] for a in named if a in progress.attributes}
+    return [NewEvent(character_stream(character), AttributesSet(character=character, scores=named, before=before,
+                                                                why=why), game_time=state.today)]
+
+
+def set_attributes(store, campaign, name: str, scores: dict[str, int], *, actor: str, why: Optional[str] = None,
+                   game_date: Optional[str] = None, ruling: Optional[str] = None):
+    why = clean_text(why, "--why") if why is not None else None
+    return record(store, campaign, actor, lambda ctx: attributes_set(state_of(ctx), name, scores, why),
+                  game_date=game_date, ruling=ruling)

@@ -90,6 +90,12 @@ SETTINGS: dict[str, Setting] = {s.key: s for s in (
     Setting("roll_under", "wolves", "below", ("below", "at_most"),
             "`tally roll --under N` passes below N, or at N too: 000 l.161 \"roll under the Characteristic\" "
             "and l.395 \"roll under their AC\" do not say which"),
+    Setting("medium_dodge", "wolves", "none", ("none", "light", "heavy"),
+            "a save's Dodge roll in Maille (Medium) is read as in no named weight (no change), as Light "
+            "Armour (+2) or as Heavy (-2): 000 l.42-44 name only none (+4), Light and Heavy"),
+    Setting("drinking_test", "skirmish", "below", ("below", "at_most"),
+            "`tally test C Drinking` passes with 2d6 below the drinker's Power, as the other tests (003 l.13), "
+            "or at most Power: l.36 \"a test against the drinker's power\" gives no method"),
     Setting("luck_start", "skirmish", "1", None, "luck points a new character starts with (003 l.311: not given)"),
     Setting("luck_cap", "skirmish", "3", None, "the most luck points a character may hold (003: not given)"),
     Setting("luck_refresh", "skirmish", "none", ("none", "session"),

@@ -317,6 +317,8 @@ def odds(world, name: str) -> dict:
         "prayer_chance": gods.prayer_chance(s.marks, s.power), "crawling_bonus": s.bonus,
         "crawl_bonus_rule": in_force(settings, "crawl_bonus"),
         "answer_grade_table_row": gods.answer_grade_row(s.marks),
+        # the row's cell for this god's power: the grade before the d6 moves it (l.805-823)
+        "answer_grade": gods.answer_grade_row(s.marks)[s.power - 1] if s.power else None,
         "crawl_chance": gods.crawling_chance(prayers, s.power) if s.flatterable else None,
         "prayers_last_week": prayers,
         "repent_needs": gods.repentance_needs(repent_marks, s.repentance_power(relapse),

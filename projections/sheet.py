@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Optional
 
+from ledger.rules import wolves
 from ledger.settings import in_force
 from projections.downtime import view
 from projections.inventory import load
@@ -33,7 +34,9 @@ def sheet(world: World, name: str) -> Optional[dict]:
                    black_marks=standing.black if standing else 0, grey_marks=standing.grey if standing else 0,
                    battle_penalty=standing.penalty if standing else 0)
     if world.campaign.runs("wolves"):
-        out.update(world.wolves.of(character.name).view(world.campaign.today))
+        raider = world.wolves.of(character.name)
+        out.update(raider.view(world.campaign.today))
+        out.update(_defence(raider, in_force(world.campaign.settings, "medium_dodge")))
     if world.campaign.runs("skirmish"):
         out.update(world.skirmish.of(character.name).view(character.skills))
     if world.campaign.runs("xp"):
@@ -41,3 +44,16 @@ def sheet(world: World, name: str) -> Optional[dict]:
         if in_force(world.campaign.settings, "treasure_xp") != "spent":  # seized treasure has had its XP
             out.pop("treasure_unspent")
     return out
+
+
+def _defence(raider, medium_dodge: str) -> dict:
+    """000 l.36-44, l.94-103: the armour worn (read off what was bought), its AC,
+    and each save's d20 target with what the sheet adds to the roll."""
+    armour, shield = wolves.armour_worn(raider.gear)
+    saves, parts_of = {}, {}
+    for save, needs in wolves.SAVES.items():
+        parts = wolves.save_modifiers(save, raider.characteristics, raider.gear, medium_dodge)
+        saves[save] = {"needs": needs, "modifier": sum(v for _, v in parts)}
+        parts_of[save] = ", ".join(f"{what} {value:+d}" for what, value in parts)
+    return {"armour": armour + (", Shield" if shield else ""), "ac": wolves.armour_class(raider.gear),
+            "d20_saves": saves, "d20_save_modifiers": parts_of}

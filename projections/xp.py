@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Optional
 
+from ledger.dice.check import SYMBOL
 from ledger.envelope import Envelope
 from ledger.rules.xp import expertise_claims, level_for
 from ledger.names import key
@@ -26,6 +27,7 @@ class Progress:
     twelves: int = 0  # skill rolls of 12: each grants new expertise (002 l.179)
     expertise_periods: frozenset[str] = frozenset()  # where expertise was applied (once per session)
     treasure: int = 0  # units of treasure divided to the character whose XP is not yet given
+    attributes: dict[str, int] = field(default_factory=dict)  # STR, INT… scores (002 l.21-24)
 
     @property
     def pending_level(self) -> Optional[int]:
@@ -45,7 +47,7 @@ class Progress:
         return next((a for a in self.expertise if key(a[0]) == key(name)), None)
 
     def view(self) -> dict:
-        return {"xp": self.xp, "level": self.level, "pending_level": self.pending_level, "vow": self.vow,
+        return {"attributes": dict(self.attributes), "xp": self.xp, "level": self.level, "pending_level": self.pending_level, "vow": self.vow,
                 "level_hit_dice": self.level, "hit_dice_left": self.hit_dice_left,
                 "expertise": {area: attribute for area, attribute in self.expertise},
                 "expertise_unclaimed": max(0, self.expertise_claims - len(self.expertise)),
@@ -76,7 +78,7 @@ def _treasure_spent(world, p: dict, day: int) -> Optional[str]:
     return None
 
 
-@TABLE.on("xp.awarded", line=lambda p: f"{p['character']} +{p['amount']} XP ({p['source']}): {p['why']}",
+@TABLE.on("xp.awarded", line=lambda p: f"{p['character']} {p['amount']:+d} XP ({p['source']}): {p['why']}",
           premise=_treasure_spent)
 def _awarded(state: Advancement, p: dict, e: Envelope) -> Advancement:
     current = state.of(p["character"])
@@ -116,6 +118,53 @@ def _skill(state: Advancement, p: dict, e: Envelope) -> Advancement:
     if p["result"] == "extraordinary":
         changes["twelves"] = current.twelves + 1
     return _update(state, p["character"], **changes) if changes else state
+
+
+def _tested_line(p: dict) -> str:
+    c = p["check"]
+    base = p["unit"] == "dice" or p["rules"] == "skirmish"  # the first part is the pool or the score itself
+    made = ", ".join(f"{part['what']} {part['value']}" if base and not i else f"{part['what']} {part['value']:+d}"
+                     for i, part in enumerate(p["parts"])) or "no modifiers"
+    reading = f"{p['natural']}" + (f" → {p['total']}" if p["total"] != p["natural"] else "")
+    outcome = (f"{'passed' if c['passed'] else 'failed'} by {abs(c['margin'])}" if c["margin"]
+               else ("passed" if c["passed"] else "failed") + " at the mark")
+    extra = "".join(f", {x}" for x in (p.get("result"), c.get("band")) if x)
+    target = f"Ob {c['target']}" if c["against"] == "ob" else f"{SYMBOL[c['against']]} {c['target']}"
+    return (f"{p['character']} tests {p['trait']} ({p['seed']}): {made}; {p['expression']} {reading} "
+            f"against {target}: {outcome}{extra}" + (f" — {p['why']}" if p.get("why") else ""))
+
+
+def _sheet_read(world, p: dict, day: int) -> Optional[str]:
+    """The sheet's figures a test was formed from must still stand when a fact is logged before it."""
+    name = p["character"]
+    for figure, value in p.get("sheet", {}).items():
+        if p["rules"] == "coeac":
+            c = world.stable.character(name)
+            now = None if c is None else (c.skills if p["kind"] == "skill" else c.saves).get(figure, 0)
+        elif p["rules"] == "xp":
+            now = world.xp.of(name).attributes.get(figure)
+        elif p["rules"] == "skirmish":
+            now = world.skirmish.of(name).stats.get(figure)
+        else:
+            now = world.wolves.of(name).characteristics.get(figure)
+        if now != value:
+            return f"{name}'s {figure} would be {now}, not {value} as the test of {p['trait']} was formed on"
+    return None
+
+
+# Every ruleset's test is described here; only 002's changes a figure: a skill roll of 12 grants new expertise.
+@TABLE.on("trait.tested", line=_tested_line, premise=_sheet_read)
+def _tested(state: Advancement, p: dict, e: Envelope) -> Advancement:
+    if p["rules"] != "xp" or p.get("result") != "extraordinary":
+        return state
+    return _update(state, p["character"], twelves=state.of(p["character"]).twelves + 1)
+
+
+@TABLE.on("attributes.set", line=lambda p: f"{p['character']}'s attributes: "
+          + ", ".join(f"{a} {v}" + (f" (was {p['before'][a]})" if a in p.get("before", {}) else "")
+                      for a, v in p["scores"].items()) + (f" — {p['why']}" if p.get("why") else ""))
+def _attributes(state: Advancement, p: dict, e: Envelope) -> Advancement:
+    return _update(state, p["character"], attributes={**state.of(p["character"]).attributes, **p["scores"]})
 
 
 def _level_attained(world, p: dict, day: int) -> Optional[str]:

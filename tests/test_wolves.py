@@ -54,6 +54,16 @@ def test_tables_cell_by_cell():
     assert (wolves.CHARACTERISTIC_ROLL, wolves.HACKSILVER, wolves.ATTACK_BONUS, wolves.HIT_DIE) == (
         start["characteristic_roll"], start["hacksilver"], start["attack_bonus"], start["hit_die"])
     assert f"{wolves.LANGUAGES_DIE}/2" == start["languages"]
+    # l.94-103 the armour table; l.42-44 the Dodge roll; l.36-40, l.167-171 the saves
+    armour = TABLES["armour_class"]
+    assert {row[0]: (row[1], row[2]) for row in armour["rows"]} == wolves.ARMOUR
+    assert wolves.SHIELD_AC == armour["shield"] and wolves.PRICES["armour"].keys() == {*wolves.ARMOUR, wolves.SHIELD}
+    dodge = TABLES["dodge"]
+    assert (wolves.DODGE["none"], wolves.DODGE["light"], wolves.DODGE["heavy"]) == (
+        dodge["forgoing armour"], dodge["light"], dodge["heavy"])
+    saves = TABLES["saves"]
+    assert (wolves.SAVES, wolves.SAVE_DIE, wolves.CHARACTERISTIC_BONUS_AT, wolves.SAVE_CHARACTERISTIC) == (
+        saves["at_least"], saves["die"], saves["bonus_at"], saves["bonus_from"])
     assert (wolves.STARTING_SHIP["kind"], wolves.STARTING_SHIP["rowers"], wolves.STARTING_SHIP["food_days"]) == (
         start["ship"], start["rowers"], start["food_days"])
 

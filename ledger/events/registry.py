@@ -20,7 +20,8 @@ from ledger.events import upcasters
 # imported when first needed — by a command that records one of their events,
 # or by the registry when it decodes — so a roll at the table does not build
 # the models of every rules module first.
-MODULES = ("calendar", "campaign", "checkpoints", "coeac", "dice", "downtime", "gods", "sealed", "skirmish", "stable",
+MODULES = ("calendar", "campaign", "checkpoints", "coeac", "dice", "downtime", "gods", "sealed", "sheet", "skirmish",
+           "stable",
            "wolves", "xp")
 
 _MODELS: dict[str, type["EventModel"]] = {}

@@ -112,3 +112,15 @@ class VowAbandoned(EventModel):
     type: Literal["vow.abandoned"] = "vow.abandoned"
     character: str
     vow: str
+
+
+@register
+class AttributesSet(EventModel):
+    """002 l.21-24: the six attributes, "between 3 and 18" (3D6 in order); each
+    gives its modifier (l.25-61) to a skill roll. ``before``: the scores replaced."""
+
+    type: Literal["attributes.set"] = "attributes.set"
+    character: str
+    scores: dict[str, int]
+    before: dict[str, int] = {}
+    why: Optional[str] = None

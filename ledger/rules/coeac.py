@@ -25,6 +25,9 @@ MAX_WEALTH = 12  # l.157 "Wealth is rated 0-12"
 MAX_STRONGHOLD = 12  # l.177 "rated from 1-12"
 REPUTATION_LIMIT = 6  # l.201 "to a limit of ±6"
 POOL = "d6s4"  # l.17-21: each die showing 4-6 is a Success
+BASE_DICE = 2  # l.18: "two regular, six-sided dice plus a number of additional dice equal to a relevant Skill or Save"
+DEFAULT_OB = 3  # l.33: "3 | Moderate/Risky (Default)"
+HELP_DICE = 1  # l.40: allies "hand you an additional Helping bonus die to roll"
 
 # l.162-169
 LIFESTYLES = ((1, "Destitute"), (3, "Meager"), (5, "Modest"), (8, "Bountiful"), (11, "Opulent"), (12, "Royal"))

@@ -69,6 +69,11 @@ def clothing(name: str) -> str | None:
 HERO_STATS = {"Movement": "M", "Shooting": "Sh", "Striking": "St", "Power": "Pw", "Nerve": "Nv",
               "Intelligence": "In", "Will": "Wi", "Leadership": "Ld"}
 UNCAPPED = frozenset({"Movement"})
+# l.13, l.27, l.36: the tests outside combat, each rolled on 2d6 under a score from the hero stats.
+TESTS = {"Interpersonal": ("Nerve", "Intelligence"), "Perception": ("Shooting", "Intelligence"),
+         "Drinking": ("Power",)}
+TEST_DICE = "2d6"
+EPIC_MARGIN = 3  # l.23: "getting 3 less than they need is an "epic success", 3 more an "epic failure""
 HEALING = "Healing"  # l.132: "A character with healing skill will be able to make a roll on the healing table"
 SKILL_LEVELS = range(1, 7)  # l.348 gives bonuses for skill levels 1 to 6
 
@@ -118,3 +123,10 @@ def _over(stats: dict[str, int], skills: dict[str, int], level: int, settings: d
         over["skills"] = (f"{len(skills)} different skills, more than level {level} allows ({allowed}; setting "
                           "skill_allowance, 003 l.322)")
     return over
+
+
+def score_for(test: str, stats: dict[str, int]) -> int:
+    """l.13: (Nerve + Intelligence) / 2 rounded down; l.27: (Shooting + Intelligence) / 2;
+    l.36: Drinking is "a test against the drinker's power"."""
+    wanted = [stats[s] for s in TESTS[test]]
+    return wanted[0] if len(wanted) == 1 else sum(wanted) // 2

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Optional
+from typing import Optional, Sequence
 
 from ledger.errors import BadInput
 
@@ -49,6 +49,22 @@ BOAST_REWARDS = {"hd": "hit_dice", "ab": "attack_bonus"}  # l.264: "gains 1HD or
 # The price list, silver pennies (None: listed without a price). Where each table is in the seed.
 PRICE_LINES = {"weapons": "l.64-84", "ammunition": "l.92", "armour": "l.94-101", "supplies": "l.117-141",
                "livestock": "l.143-153"}
+# l.94-101: the Armour Class each armour gives (a shield takes 1 off it) and its weight, which
+# moves the Dodge roll (l.42-44: none +4, Light +2, Heavy -2; l.103: Byzantine Plate does not
+# reduce it; Medium is not named: setting medium_dodge).
+ARMOUR = {"Unarmoured": (9, "none"), "Leather (Light)": (7, "light"), "Maille (Medium)": (5, "medium"),
+          "Full-Length Maille (Heavy)": (3, "heavy"), "Byzantine Plate (Heavy)": (3, "plate")}
+SHIELD = "Shield"
+SHIELD_AC = -1
+DODGE = {"none": 4, "light": 2, "heavy": -2, "plate": 0}
+MEDIUM_DODGE = {"none": 0, "light": 2, "heavy": -2}  # setting medium_dodge: Maille read as no, light or heavy armour
+# l.36-40, l.167-171: a d20, at least the number.
+SAVES = {"Dodging": 15, "Physique": 13, "Warding": 17}
+SAVE_DIE = "1d20"
+# l.30, l.32: "An Agility of 15+ gives a +1 bonus to Dodging Saves", "A Constitution of 15+ ... Physique Saves".
+SAVE_CHARACTERISTIC = {"Dodging": "Agility", "Physique": "Constitution"}
+CHARACTERISTIC_BONUS_AT = 15
+
 PRICES: dict[str, dict[str, Optional[int]]] = {
     "weapons": {
         "Battle-Axe": 10, "Club": 5, "Dagger": 5, "Flail": 8, "Greatsword": 40, "Hand-Axe": 6, "Polearm": 15,
@@ -183,3 +199,42 @@ def _whole(text: str, what: str, spec: str) -> int:
     if not (text.isascii() and text.isdigit()):
         raise BadInput(f"{what} is a whole number, not {text!r} (in {spec!r})")
     return int(text)
+
+
+def armour_worn(gear: Sequence[str]) -> tuple[str, bool]:
+    """The armour a character wears, read off what it bought: the one giving the best
+    (lowest) AC, or Unarmoured; and whether it has a shield."""
+    owned = {_item_of(label) for label in gear}
+    worn = min((a for a in ARMOUR if a in owned), key=lambda a: ARMOUR[a][0], default="Unarmoured")
+    return worn, SHIELD in owned
+
+
+def armour_class(gear: Sequence[str]) -> int:
+    """l.94-101: the armour's AC, 1 less with a shield."""
+    worn, shield = armour_worn(gear)
+    return ARMOUR[worn][0] + (SHIELD_AC if shield else 0)
+
+
+def dodge_modifier(armour: str, medium_dodge: str) -> int:
+    weight = ARMOUR[armour][1]
+    return MEDIUM_DODGE[medium_dodge] if weight == "medium" else DODGE[weight]
+
+
+def save_modifiers(save: str, characteristics: dict[str, int], gear: Sequence[str],
+                   medium_dodge: str) -> list[tuple[str, int]]:
+    """What moves a save's d20 (l.171), from the sheet: Agility or Constitution 15+
+    (+1, l.30-32), and on a Dodge roll the armour worn (l.42-44, l.103)."""
+    parts = []
+    stat = SAVE_CHARACTERISTIC.get(save)
+    if stat and characteristics.get(stat, 0) >= CHARACTERISTIC_BONUS_AT:
+        parts.append((f"{stat} {characteristics[stat]} (000 l.30-32)", 1))
+    if save == "Dodging":
+        armour, _ = armour_worn(gear)
+        parts.append((f"{armour} worn (000 l.42-44)", dodge_modifier(armour, medium_dodge)))
+    return parts
+
+
+def _item_of(label: str) -> str:
+    """A gear line as the sheet keeps it (``Arrow x20``) without its count."""
+    head, _, count = label.rpartition(" x")
+    return head if head and count.isdigit() else label

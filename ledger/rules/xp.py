@@ -33,6 +33,12 @@ def level_benefit(level: int) -> str:
 
 # l.22-23: "six attributes – for example STR, INT, WIS, DEX, CON and CHA"
 ATTRIBUTES = ("STR", "INT", "WIS", "DEX", "CON", "CHA")
+ATTRIBUTE_NAMES = {"STRENGTH": "STR", "INTELLIGENCE": "INT", "WISDOM": "WIS", "DEXTERITY": "DEX",
+                   "CONSTITUTION": "CON", "CHARISMA": "CHA"}
+SCORES = range(3, 19)  # l.23-24: "The spread should be between 3 and 18."
+# l.25-61: the attribute modifier, from the least score that has it.
+MODIFIERS = ((18, 3), (16, 2), (13, 1), (9, 0), (6, -1), (4, -2), (3, -3))
+SKILL_SUCCESS = 9  # l.172: "9 – 11 | Success": the least total that passes
 EXPERTISE_DICE = "3d6kh2"  # l.94: "roll 3D6 and pick the best two dice"
 SKILL_DICE = "2d6"  # l.162
 # l.168-173: the skill roll's results, from the least total that reaches each.
@@ -58,3 +64,8 @@ def expertise_claims(highest_level: int, twelves: int) -> int:
     odd level reached from 3 (l.105, "or a new weapon trait" instead), and one
     for each skill roll of 12 (l.179)."""
     return 1 + (highest_level - 1) // 2 + twelves
+
+
+def attribute_modifier(score: int) -> int:
+    """l.25-61: 3 → -3, 4-5 → -2, 6-8 → -1, 9-12 → 0, 13-15 → +1, 16-17 → +2, 18 → +3."""
+    return next(modifier for least, modifier in MODIFIERS if score >= least)
