@@ -73,6 +73,14 @@ def test_medical_aid_comes_before_the_table(party):
     failed = party.ok("down-and-out", "Bo", "--aid-by", "Hana", "--dice", "6,5,1")
     assert "the aid failed" in failed.stdout
     assert party.ok("log", "--type", "down_and_out.rolled", "--json").json == []
+    # 004 l.25: "The results of the roll stand unless the situation drastically changes" (Let It Ride)
+    again = party.refused("down-and-out", "Bo", "--aid-by", "Hana", "--aid-bonus", "1", "--dice", "6,5,4,1,1,1")
+    assert "Hana's medical aid for Bo failed and stands (004 l.25, Let It Ride)" in again.stderr
+    assert len(party.ok("log", "--type", "medical_aid.rolled", "--json").json) == 1
+    party.ok("hp", "bonus", "Bo", "1", "--why", "a priest's blessing")  # not HP: the situation stands
+    party.refused("down-and-out", "Bo", "--aid-by", "Hana", "--aid-bonus", "1", "--dice", "6,5,4,1,1,1")
+    party.ok("hp", "heal", "Bo", "1", "--why", "a draught")  # a new situation: up, then down again
+    party.ok("hp", "damage", "Bo", "2")
     party.ok("down-and-out", "Bo", "--aid-by", "Hana", "--aid-bonus", "1", "--dice", "6,5,4,1,1,1")
     aids = [e["payload"] for e in party.ok("log", "--type", "medical_aid.rolled", "--json").json]
     assert [(a["pool"], a["successes"], a["succeeded"]) for a in aids] == [(3, 2, False), (4, 3, True)]
@@ -91,6 +99,26 @@ def test_medical_aid_comes_before_the_table(party):
 ])
 def test_hit_point_refusals(party, args, message):
     assert message in party.refused(*args).stderr
+
+
+def test_a_character_down_and_out_gives_no_medical_aid(party):
+    # 004 l.100: "When reduced to zero Hit Points, you are down and out. Bloodied and fading, you fall
+    # to the ground and can do little other than writhe in pain and compress your wounds."
+    party.ok("hp", "damage", "Bo", "4")
+    party.ok("hp", "damage", "Hana", "5")
+    refused = party.refused("down-and-out", "Bo", "--aid-by", "Hana", "--dice", "6,6,6")
+    assert "Hana is down and out at 0 HP and can give no medical aid (004 l.100" in refused.stderr
+    assert party.ok("log", "--type", "medical_aid.rolled", "--json").json == []
+    assert party.ok("log", "--type", "dice.rolled", "--json").json == []
+
+
+def test_aid_that_cannot_pass_is_not_rolled(party):
+    # 004 l.21: a roll counts "the minimum number of Successes that you must roll"; l.100: "Medicine Ob 3".
+    # Hana's 2 dice + Medicine 1 - 1 penalty die = 2 dice cannot make 3 Successes.
+    party.ok("hp", "damage", "Bo", "4")
+    refused = party.refused("down-and-out", "Bo", "--aid-by", "Hana", "--aid-bonus", "-1", "--dice", "6,6")
+    assert "Hana's 2 dice cannot reach Medicine Ob 3 (004 l.100)" in refused.stderr
+    assert party.ok("log", "--type", "dice.rolled", "--json").json == []
 
 
 def test_healing_stops_at_the_maximum(party):
