@@ -47,6 +47,10 @@ SETTINGS: dict[str, Setting] = {s.key: s for s in (
     Setting("long_rest_resources", "coeac", "full", ("full", "none"),
             "a long rest restores every Class Resource, as a per-day power (full), or none: they come back "
             "only a point at a short rest or when the referee grants them (004 l.115-116: the seed is silent)"),
+    Setting("rest_rations", "coeac", "required", ("required", "optional"),
+            "a rest is taken spending Rations (004 l.115-116: the Rations are the rest's cost): without "
+            "`--rations ITEM` the party spends the item called Rations, and a rest without them is refused "
+            "(required), or a rest without --rations spends nothing (optional)"),
     Setting("specialty_resources", "coeac", "named", ("named", "none"),
             "a Specialty Class brings the Class Resource its line capitalises, as the core classes' lines do "
             "(Authority, Faith, Ferocity…; 004 l.536-549), or none of its own (the seed does not say)"),

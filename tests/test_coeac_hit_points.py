@@ -49,6 +49,7 @@ def test_bonus_hp_expire_and_are_never_regained(party):
     # are lost"; "Bonus HP are never regained in any way, including by resting".
     party.ok("hp", "bonus", "Bo", "3", "--why", "shrine")
     party.ok("hp", "damage", "Bo", "1")
+    party.ok("item", "add", "Bo", "Rations")
     party.ok("rest", "long", "Bo")
     assert hp(party, "Bo") == (4, 2, 4)
     party.ok("hp", "expire", "Bo", "--why", "dawn")
@@ -132,6 +133,7 @@ def test_healing_stops_at_the_maximum(party):
 def test_short_and_long_rests(party):
     # 004 l.115: a short rest, "everyone in the party regains up to three Hit Points"; l.116: a long
     # rest "recovers all of your lost Hit Points".
+    party.ok("campaign", "set", "rest_rations", "optional")  # here the party eats what it carries unrecorded
     party.ok("hp", "damage", "Bo", "4")
     party.ok("hp", "damage", "Hana", "1")
     party.ok("rest", "short")  # everyone activated
@@ -141,6 +143,30 @@ def test_short_and_long_rests(party):
     assert hp(party, "Bo")[0] == 4
     party.ok("session", "close", "--haven", "Bo", "--haven", "Hana")
     assert "name the characters who rest" in party.refused("rest", "long").stderr
+
+
+def test_a_rest_spends_rations_or_is_refused(party):
+    # 004 l.115: "When the majority of the party spends Rations (11+) over the course of an hour, everyone in
+    # the party regains up to three Hit Points"; l.116: "When the party takes a long rest and you spend Rations,
+    # you recovers all of your lost Hit Points" (setting rest_rations: required).
+    party.ok("hp", "damage", "Bo", "2")
+    refused = party.refused("rest", "short")
+    assert "only 0 of the 2 resting carry Rations: a short rest needs the majority" in refused.stderr
+    assert "rest_rations optional" in refused.stderr
+    assert "Bo carries no Rations: a long rest" in party.refused("rest", "long", "Bo").stderr
+    assert party.ok("log", "--type", "rest.taken", "--json").json == [] and hp(party, "Bo")[0] == 2
+    party.ok("item", "add", "Bo", "Rations", "--depletion", "11")
+    party.ok("item", "add", "Bo", "Hardtack")
+    party.ok("rest", "long", "Bo", "--dice", "4")  # the item called Rations, checked for Depletion
+    party.ok("hp", "damage", "Bo", "2")
+    party.ok("rest", "long", "Bo", "--rations", "hardtack")
+    spent = [e["payload"]["rations"] for e in party.ok("log", "--type", "rest.taken", "--json").json]
+    assert spent == ["Rations", "Hardtack"] and hp(party, "Bo")[0] == 4
+    assert len(party.ok("log", "--type", "item.depletion_checked", "--json").json) == 1
+    party.ok("campaign", "set", "rest_rations", "optional")
+    party.ok("hp", "damage", "Hana", "2")
+    party.ok("rest", "long", "Hana")
+    assert party.ok("log", "--type", "rest.taken", "--json").json[-1]["payload"]["rations"] is None
 
 
 def test_a_lower_maximum_takes_current_hp_with_it(party):

@@ -142,7 +142,17 @@ def test_bonus_hp_take_damage_first(t):
 
 def test_a_short_rest_heals_up_to_three_and_healing_stops_at_the_maximum(t):
     # 004 l.115: "everyone in the party regains up to three Hit Points"
+    t.set("rest_rations", "optional")
     rested = [e.event for e in rest_taken(t.state(), "short", [], dice()) if isinstance(e.event, RestTaken)]
     assert [(r.character, r.healed) for r in rested] == [("Bo", 3), ("Cass", 0)]
     with pytest.raises(RuleRefused, match=r"Cass is at full HP \(6 of 6\)"):
         healing(t.state(), "Cass", 1, "a potion")
+
+
+def test_a_rest_spends_the_rations_it_costs(t):
+    # 004 l.116: "When the party takes a long rest and you spend Rations, you recovers all of your lost
+    # Hit Points" (rest_rations required: the item called Rations unless --rations names another)
+    with pytest.raises(RuleRefused, match="Bo carries no Rations: a long rest is taken spending Rations"):
+        rest_taken(t.state(), "long", ["Bo"], dice())
+    t.record(item_found(t.state(), "Bo", "rations", Kit(), "bought"))
+    assert only(rest_taken(t.state(), "long", ["Bo"], dice()), RestTaken).rations == "rations"
