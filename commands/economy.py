@@ -190,7 +190,7 @@ def _share(cash: int, who: str) -> int:
 
 
 def cash_change(state: State, name: str, delta: int, why: str) -> list[NewEvent]:
-    character = find_character(state, name)
+    character = acting(state, name)  # as for sell: in a session, only the activated (004 l.496)
     if delta == 0:
         raise BadInput("a Cash change of 0 changes nothing")
     if character.cash + delta < 0:
