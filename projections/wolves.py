@@ -28,6 +28,7 @@ class Raider:
     wages_paid: int = 0
     boast: Optional[dict] = None
     barred: bool = False  # shirked a boast: may never boast again (l.265)
+    level_dice: tuple[tuple[int, int], ...] = ()  # (level, HP rolled) of each xp level's Hit Die (002 l.103)
 
     def wages_earned(self, today: int) -> int:
         return sum(h["wage"] * ((h["dismissed"] if h["dismissed"] is not None else today) - h["hired"])
@@ -213,6 +214,25 @@ def _resolved(state: Band, p: dict, e: Envelope) -> Band:
         changes[field_name] = getattr(r, field_name) + p["bonus"]
         changes["hp"] = r.hp + p["hp"]
     return _update(state, p["character"], **changes)
+
+
+@TABLE.on("wolves.level_hit_die", line=lambda p: f"{p['character']}'s Hit Die for level {p['level']}: "
+          f"d6 {p['hp']} HP (002 l.103, 000 l.49)")
+def _level_die(state: Band, p: dict, e: Envelope) -> Band:
+    r = state.of(p["character"])
+    return _update(state, p["character"], hit_dice=r.hit_dice + 1, hp=r.hp + p["hp"],
+                   level_dice=r.level_dice + ((p["level"], p["hp"]),))
+
+
+@TABLE.on("level.lost")
+def _level_lost(state: Band, p: dict, e: Envelope) -> Band:
+    """A lost level takes its Hit Die, and the HP it rolled, with it (002 l.103: one per level)."""
+    r = state.of(p["character"])
+    gone = [hp for level, hp in r.level_dice if level > p["level"]]
+    if not gone:
+        return state
+    return _update(state, p["character"], hit_dice=r.hit_dice - len(gone), hp=r.hp - sum(gone),
+                   level_dice=tuple(d for d in r.level_dice if d[0] <= p["level"]))
 
 
 @TABLE.on("ship.acquired", line=lambda p: f"{p['name']}, a {p['kind']} (value {p['value']} sp"

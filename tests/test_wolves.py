@@ -484,3 +484,24 @@ def test_a_schema_1_boast_and_ship_fold_as_before():
     state = wolves.apply(state, env("ship.acquired", {"name": "S", "kind": "Karvi", "value": 1000, "rowers": 12,
                                                       "food_days": 4, "how": "taken"}, 3))
     assert (state.of("A").hit_dice, state.of("A").hp, state.ships[0]["price"]) == (1, 0, 0)
+
+
+def test_under_the_xp_rules_too_each_level_brings_a_hit_die_rolled_for_hp(tally):
+    # 002 l.103: "The level of an adventurer chiefly signifies how many hit dice she has – one per level";
+    # 000 l.49: "With 1 Hit Dice. This is rolled to determine how many HP they have. All Hit Dice are d6s."
+    t = tally  # both backends
+    t.ok("campaign", "new", "Wolves", "--rules", "wolves,xp", "--start", "0793-06-08")
+    t.ok("player", "add", "Ann")
+    t.ok("char", "new", "Ulfhild", "--player", "Ann", "--dice", START)  # 1 Hit Die, 5 HP
+    t.ok("xp", "Ulfhild", "2000", "--why", "the jarl's hoard")  # level 3: two more dice
+    dice = [e["payload"] for e in events_of(t, "wolves.level_hit_die")]
+    assert [d["level"] for d in dice] == [2, 3] and all(1 <= d["hp"] <= 6 for d in dice)
+    s = sheet(t, "Ulfhild")
+    assert (s["level"], s["hit_dice"], s["hit_dice_left"], s["hp"]) == (3, 3, 3, 5 + sum(d["hp"] for d in dice))
+    assert "level_hit_dice" not in s  # one count, not two
+    t.ok("boast", "make", "Ulfhild", "I will hold the bridge", "--reward", "hd", "--dice", "3")  # l.264: 1HD more
+    s = sheet(t, "Ulfhild")
+    assert (s["hit_dice"], s["hit_dice_left"], s["hp"]) == (4, 4, 8 + sum(d["hp"] for d in dice))
+    t.ok("xp", "Ulfhild", "-1500", "--why", "a ruling")  # back to level 1: the levels' dice and HP go
+    s = sheet(t, "Ulfhild")
+    assert (s["level"], s["hit_dice"], s["hp"]) == (1, 2, 8)
