@@ -71,6 +71,9 @@ SETTINGS: dict[str, Setting] = {s.key: s for s in (
     Setting("crawl_bonus", "gods", "next_plea", ("next_plea", "until_black_mark"),
             "a crawling prayer's banked 1-10% is spent by the next plea, or helps every plea until "
             "the next black mark (001 l.873)"),
+    Setting("crawl_stacking", "gods", "add", ("add", "replace"),
+            "a second crawling prayer's 1-10% adds to the bonus banked before, past 10% (add), or replaces "
+            "it (replace) (001 l.873: \"increases the chance of a prayer being answered by 1-10%\")"),
     Setting("relapse_power", "gods", "plus3", ("plus3", "illustration"),
             "after a relapse, repentance reads the table at PR + 3 up to 10 (7 -> 10), or as l.905's "
             "illustration \"1-4, 4-7, 7-9\" (PR + 3 up to 9; a PR 10 god stays 10) (001 l.903-905)"),
