@@ -353,6 +353,9 @@ def test_the_band_starts_aboard_the_karvi_and_a_new_ship_costs_triple(raiders):
     raiders.ok("ship", "add", "Sea-Wolf", "--kind", "small galley", "--how", "taken from Frisian pirates")
     assert raiders.ok("ship", "list", "--json").json[-1]["kind"] == "Galley, Small"
     assert "unknown ship" in raiders.refused("ship", "add", "Tub", "--kind", "longship").stderr
+    # l.300: "Value is the ransom paid for the return of a captured vessel - triple this to pay for a new one"
+    refused = raiders.refused("ship", "add", "Tub", "--kind", "boat", "--how", "bought at Hedeby")
+    assert "a ship bought is paid for: `tally ship buy Tub --kind Boat --by C`" in refused.stderr
     assert "already has a ship named" in raiders.refused("ship", "add", "fat cow", "--kind", "raft").stderr
 
 
