@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Optional
 
 from commands.base import character_stream, clean_text, find_character, record
@@ -83,9 +84,10 @@ def treasure_into(state: State, batch: Batch, shares: dict[str, int]) -> None:
             _treasure_award(state, batch, character, units, "seized", f"{units} units of treasure")
 
 
-def xp_awarded(state: State, name: str, amount: int, why: str, *, spent: bool = False,
+def xp_awarded(state: State, name: str, amount: int, why: str, *, spent: bool = False, treasure: bool = False,
                dice: Optional[Dice] = None) -> list[NewEvent]:
-    """``dice``: for the Hit Dice of the levels the award brings, in a Wolves campaign."""
+    """``dice``: for the Hit Dice of the levels the award brings, in a Wolves campaign. ``treasure``:
+    ``amount`` is units of treasure seized outside a split, 1 XP each, halved under an open vow."""
     state.require("xp")
     character = find_character(state, name)
     progress = state.world.xp.of(character.name)
@@ -93,6 +95,13 @@ def xp_awarded(state: State, name: str, amount: int, why: str, *, spent: bool = 
     if spent:
         _spent(state, batch, character.name, amount, why)
         return batch.done()
+    if treasure:
+        _seized(state, batch, character.name, amount, why)
+        return batch.done()
+    if progress.vow is not None and _TREASURE.search(why):
+        # 002 l.113-114: "once a vow is made, an adventurer only gains 1/2 XP from finding treasure"
+        raise RuleRefused(f"{character.name} has an open vow, so treasure gives half XP (002 l.113-114): "
+                          f"`tally xp {character.name} {amount} --treasure --why …` for {amount} units of treasure")
     if amount == 0:
         raise BadInput("an award of 0 XP changes nothing")
     if progress.xp + amount < 0:
@@ -102,11 +111,24 @@ def xp_awarded(state: State, name: str, amount: int, why: str, *, spent: bool = 
 
 
 def award(store, campaign, name: str, amount: int, *, why: str, actor: str, spent: bool = False,
-          game_date: Optional[str] = None, ruling: Optional[str] = None):
+          treasure: bool = False, game_date: Optional[str] = None, ruling: Optional[str] = None):
     why = clean_text(why, "--why")
     return record(store, campaign, actor, lambda ctx: xp_awarded(state_of(ctx), name, amount, why, spent=spent,
-                                                                 dice=dice_of(ctx)),
+                                                                 treasure=treasure, dice=dice_of(ctx)),
                   game_date=game_date, ruling=ruling)
+
+
+_TREASURE = re.compile(r"\btreasures?\b", re.IGNORECASE)
+
+
+def _seized(state: State, batch: Batch, character: str, units: int, why: str) -> None:
+    """Treasure seized outside `treasure split` (002 l.107-108, "1 XP/unit"), under treasure_xp seized."""
+    if in_force(state.campaign.settings, "treasure_xp") != "seized":
+        raise RuleRefused("treasure_xp is spent: treasure gives its XP when spent (`tally xp C N --spent`, "
+                          "002 l.107)")
+    if units < 1:
+        raise BadInput("--treasure takes the units of treasure seized, at least 1")
+    _treasure_award(state, batch, character, units, "seized", f"{units} units of treasure: {why}")
 
 
 def _spent(state: State, batch: Batch, character: str, units: int, why: str) -> None:
