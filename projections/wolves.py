@@ -13,6 +13,10 @@ from projections.frozen import replace
 from projections.handlers import Table, entry
 
 
+SHARED_LANGUAGE = "the speech of their erstwhile captors, half known (000 l.53)"
+SHARED_LANGUAGES = 1
+
+
 @dataclass(frozen=True)
 class Raider:
     characteristics: dict[str, int] = field(default_factory=dict)
@@ -49,7 +53,10 @@ class Raider:
             **{k.lower(): v for k, v in self.characteristics.items()},
             "hit_dice": self.hit_dice + (bonus.get("bonus", 0) if bonus.get("reward") == "hit_dice" else 0),
             "attack_bonus": self.attack_bonus + (bonus.get("bonus", 0) if bonus.get("reward") == "attack_bonus" else 0),
-            "hp": self.hp + bonus.get("hp", 0), "languages": self.languages, "half_known_languages": self.half_known,
+            "hp": self.hp + bonus.get("hp", 0), "languages": self.languages,
+            # l.53: "All characters should share at least one 'half known language' - the speech of their
+            # erstwhile captors": the band's, besides the 1d6/2 rolled (and any half left by languages_rounding)
+            "half_known_languages": self.half_known + SHARED_LANGUAGES, "shared_language": SHARED_LANGUAGE,
             "gear": list(self.gear), "silver": self.silver, "companions": list(self.companions),
             "companions_supported": supported, "companions_unsupported": max(0, len(self.companions) - supported),
             "hirelings": [{"name": n, "kind": h["kind"], "wage": h["wage"],

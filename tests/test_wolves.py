@@ -115,12 +115,16 @@ def test_spending_more_than_the_hacksilver_is_refused_with_the_amount(raiders):
     ("halves", 1, 0, 1), ("halves", 3, 1, 1), ("halves", 6, 3, 0),
 ])
 def test_languages_are_1d6_halved_as_the_setting_says(raiders, rounding, die, known, half):
-    # l.51: "Knowing 1d6/2 languages." l.52: "A language can be 'half known'"
+    # l.51: "Knowing 1d6/2 languages." l.52: "A language can be 'half known'"; l.53: "All characters should
+    # share at least one 'half known language' - the speech of their erstwhile captors" (one more, shared)
     if rounding != "up":
         raiders.ok("campaign", "set", "languages_rounding", rounding)
     raiders.ok("char", "new", "Ulfhild", "--player", "Ann", "--dice", start_with(die))
     s = sheet(raiders, "Ulfhild")
-    assert (s["languages"], s["half_known_languages"]) == (known, half)
+    assert (s["languages"], s["half_known_languages"]) == (known, half + 1)
+    assert s["shared_language"].startswith("the speech of their erstwhile captors")
+    shown = raiders.ok("char", "show", "Ulfhild").stdout
+    assert "half known languages 0" not in shown and "the speech of their erstwhile captors" in shown
     (outfit,) = raiders.ok("log", "--type", "wolves.outfitted", "--json").json
     assert (outfit["payload"]["languages_die"], outfit["payload"]["languages_rounding"]) == (die, rounding)
 
