@@ -61,10 +61,15 @@ def act(ctx: typer.Context, name: str = typer.Argument(..., help="The character.
         project: Optional[str] = typer.Option(None, "--project", help="A project this action advances."),
         json: bool = JSON_OPTION,
         game_date: Optional[str] = GAME_DATE, ruling: Optional[str] = RULING) -> None:
-    """Spend one downtime action (one per in-game week in a haven); --project fills a tick."""
+    """Spend one downtime action (one per in-game week in a haven); --project fills a tick, one a session."""
     opts = options(ctx)
-    _print_events(commands.act(opts.store(), opts.campaign, name, action, project=project, actor=opts.who(),
-                               **opts.late(game_date, ruling)), json)
+    recorded = commands.act(opts.store(), opts.campaign, name, action, project=project, actor=opts.who(),
+                            **opts.late(game_date, ruling))
+    _print_events(recorded, json)
+    acted = recorded[0].payload
+    if acted.get("project") and not json and not any(e.type == "project.ticked" for e in recorded):
+        typer.echo(f"no tick: {acted['character']} already filled this session's tick of {acted['project']} "
+                   "(one a session, 004 l.648); the action is spent")
 
 
 @project_app.command("start")

@@ -76,7 +76,8 @@ def expire(ctx: typer.Context, name: str = typer.Argument(..., help="The charact
                                          **opts.late(game_date, ruling))], json)
 
 
-RATIONS = typer.Option(None, "--rations", help="The item each spends as Rations, checked for Depletion.")
+RATIONS = typer.Option(None, "--rations", help="The item each spends as Rations, checked for Depletion "
+                                                "(default: Rations; none under rest_rations optional).")
 DICE = typer.Option(None, "--dice", help="The Rations' d20s by hand, in the party's order.")
 
 

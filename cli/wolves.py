@@ -150,7 +150,8 @@ def ship_add(ctx: typer.Context, name: str = typer.Argument(..., help="The ship'
                                                           "Large Galley, Skeid."),
              rowers: int = typer.Option(0, "--rowers", help="Rowers aboard."),
              food_days: int = typer.Option(0, "--food-days", help="Days of food and water for all hands."),
-             how: str = typer.Option("taken", "--how", help="How the band came by it."),
+             how: str = typer.Option("taken", "--how", help="How the band came by it unpaid (a ship bought: "
+                                                            "`ship buy`)."),
              json: bool = JSON_OPTION,
              game_date: Optional[str] = GAME_DATE, ruling: Optional[str] = RULING) -> None:
     """The band comes by a ship (its value is the seed's ransom, l.284-300)."""

@@ -29,12 +29,14 @@ def xp(ctx: typer.Context, name: str = typer.Argument(..., help="The character."
        why: str = typer.Option(..., "--why", help="What for."),
        spent: bool = typer.Option(False, "--spent", help="Treasure spent: its XP now (treasure_xp spent), "
                                                          "halved under an open vow."),
+       treasure: bool = typer.Option(False, "--treasure", help="N units of treasure seized outside `treasure "
+                                                               "split`: 1 XP each, halved under an open vow."),
        json: bool = JSON_OPTION,
        game_date: Optional[str] = GAME_DATE, ruling: Optional[str] = RULING) -> None:
     """Award XP; a new level is attained only in safe time, a level lost goes at once."""
     opts = options(ctx)
     _print_events(commands.award(opts.store(), opts.campaign, name, amount, why=why, spent=spent,
-                                 actor=opts.who(), **opts.late(game_date, ruling)), json)
+                                 treasure=treasure, actor=opts.who(), **opts.late(game_date, ruling)), json)
 
 
 def skill(ctx: typer.Context, name: str = typer.Argument(..., help="The character."),

@@ -92,9 +92,15 @@ def acting(state: Reads, name: str) -> Character:
     """An active character who may act now: during a session, only the activated ones."""
     state.require("coeac")
     character = find_character(state, name)
+    activated(state, character)
+    return character
+
+
+def activated(state: Reads, character: Character) -> None:
+    """004 l.496: during a session only the activated characters act; "the other characters in the stable
+    are considered to be occupied doing something else"."""
     if state.session is not None and not state.session.is_activated(character.name):
         raise RuleRefused(
             f"{character.name} is not activated in session {state.session.number}: the others in the stable "
             "are busy elsewhere (004 l.496)"
         )
-    return character

@@ -56,11 +56,9 @@ def downtime_action(state: State, name: str, action: str, project: Optional[str]
     if p:
         rule, period = settings.in_force(state.campaign.settings, "project_ticks"), state.world.sessions.cycle
         if rule == "session" and ticked_in(p, character.name, period):
-            raise RuleRefused(
-                f"{character.name} already filled a tick of {p['name']} in {period}: one tick each session "
-                "a character gives the project a downtime action (004 l.648; project_ticks session); "
-                "spend this action without --project"
-            )
+            # l.648: "Each session that a character dedicates a Downtime Action to a project, she may fill
+            # in one tick": the action is theirs to give, the session's tick is already filled.
+            return events
         events.append(NewEvent(f"project:{key(p['name'])}", ProjectTicked(
             name=p["name"], by=character.name, ticks=p["ticks"], period=period, rule=rule),
             game_time=state.today))

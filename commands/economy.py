@@ -109,8 +109,8 @@ def add_treasure(store, campaign, cash: int, *, source: str, actor: str,
                   game_date=game_date, ruling=ruling)[0]
 
 
-def treasure_division(state: State, shares: dict[str, int], set_aside: Optional[dict[str, int]] = None
-                      ) -> list[NewEvent]:
+def treasure_division(state: State, shares: dict[str, int], set_aside: Optional[dict[str, int]] = None,
+                      dice: Optional[Dice] = None) -> list[NewEvent]:
     """The horde found this session shared out: evenly, or as the referee names the shares (004 l.630)."""
     session = state.session
     if session is None:
@@ -134,7 +134,7 @@ def treasure_division(state: State, shares: dict[str, int], set_aside: Optional[
         raise RuleRefused(
             f"the shares add up to {total} but {session.undivided} was found: account for the whole horde"
         )
-    batch = Batch(state)
+    batch = Batch(state, dice)  # the Hit Dice of levels the treasure's XP brings (Wolves and xp)
     batch.add(session_stream(session.number), TreasureDivided(
         total=total, shares=named, set_aside=held, companions=companions, currency=currency(state)))
     if state.campaign.runs("xp"):
@@ -144,7 +144,7 @@ def treasure_division(state: State, shares: dict[str, int], set_aside: Optional[
 
 def split_treasure(store, campaign, shares: dict[str, int], *, set_aside: Optional[dict[str, int]] = None,
                    actor: str, game_date: Optional[str] = None, ruling: Optional[str] = None) -> list[Envelope]:
-    return record(store, campaign, actor, lambda ctx: treasure_division(state_of(ctx), shares, set_aside),
+    return record(store, campaign, actor, lambda ctx: treasure_division(state_of(ctx), shares, set_aside, dice_of(ctx)),
                   game_date=game_date, ruling=ruling)
 
 
@@ -190,7 +190,7 @@ def _share(cash: int, who: str) -> int:
 
 
 def cash_change(state: State, name: str, delta: int, why: str) -> list[NewEvent]:
-    character = find_character(state, name)
+    character = acting(state, name)  # as for sell: in a session, only the activated (004 l.496)
     if delta == 0:
         raise BadInput("a Cash change of 0 changes nothing")
     if character.cash + delta < 0:

@@ -236,8 +236,9 @@ def crawling_prayer(state: State, name: str, dice: Dice, *, thanks: bool = False
         else:  # l.873: no black mark to knock off: +1-10% on a later plea
             _, _, bonus = batch.roll("1d10", character=character, why="crawling bonus")
             effect = "banked_bonus"
+    stacking = in_force(state.campaign.settings, "crawl_stacking")
     batch.add(character_stream(character), CrawlingPrayerMade(
-        **common, chance=chance, accepted=total <= chance, effect=effect, bonus=bonus), cause=roll)
+        **common, chance=chance, accepted=total <= chance, effect=effect, bonus=bonus, stacking=stacking), cause=roll)
     return batch.done()
 
 

@@ -133,10 +133,20 @@ def _aided(state: State, batch: Batch, character: Character, aid_by: str, bonus:
     if character.hp is not None and character.hp > 0:
         raise RuleRefused(f"{character.name} has {character.hp} HP: medical aid is for a character down and out "
                           "at 0 HP (004 l.100)")
+    if helper.hp == 0:  # l.100: "can do little other than writhe in pain and compress your wounds"
+        raise RuleRefused(f"{helper.name} is down and out at 0 HP and can give no medical aid (004 l.100: "
+                          "\"can do little other than writhe in pain\")")
+    if helper.name in character.aid_failed_by:  # l.25: "The results of the roll stand unless the situation
+        # drastically changes"; a change to the character's HP or a roll on the table clears the list
+        raise RuleRefused(f"{helper.name}'s medical aid for {character.name} failed and stands (004 l.25, Let It "
+                          "Ride): another helper may try before the scene ends")
     medicine = helper.skills.get("Medicine", 0)
     pool = 2 + medicine + bonus
     if pool < 1:
         raise BadInput(f"a penalty of {-bonus} leaves {helper.name} no dice to roll")
+    if pool < AID_OB:  # a roll that cannot pass decides nothing (l.21: successes against the Ob)
+        raise RuleRefused(f"{helper.name}'s {pool} dice cannot reach Medicine Ob {AID_OB} (004 l.100): the aid "
+                          "cannot pass; bonus dice (--aid-bonus) or another helper")
     roll, _, successes = batch.roll(f"{pool}{coeac.POOL}", character=helper.name,
                                     why=f"medical aid for {character.name}, Medicine Ob {AID_OB}")
     passed = successes >= AID_OB

@@ -128,6 +128,7 @@ def resting(state: State, names: Sequence[str]) -> list[Character]:
     return party
 
 
+RATIONS = "Rations"  # the item a rest spends when --rations names none (rest_rations required)
 SHORT_REST_HP = 3  # l.115: "everyone in the party regains up to three Hit Points"
 
 
@@ -136,15 +137,18 @@ def rest_taken(state: State, kind: str, names: Sequence[str], dice: Dice, *, rat
     """A short rest (l.115: up to three HP and a point of the Class Resource of
     each character's choice, ``chosen`` by name key, by default the core class's) or a
     long rest (l.116: every lost HP; Class Resources under long_rest_resources)
-    for each character of the party. With ``rations`` the Rations each carries
-    are spent and checked for Depletion: a short rest needs a majority of the
-    party to spend them, a long rest everyone who recovers."""
+    for each character of the party. The Rations each carries (``rations``, or
+    under rest_rations ``required`` the item called Rations) are spent and
+    checked for Depletion: a short rest needs a majority of the party to spend
+    them, a long rest everyone who recovers."""
     chosen = chosen or {}
     batch = Batch(state, dice)
     party = resting(state, names)
     unknown = set(chosen) - {key(c.name) for c in party}
     if unknown:
         raise BadInput(f"--resource names {sorted(unknown)[0]}, who is not resting")
+    if rations is None and settings.in_force(state.campaign.settings, "rest_rations") == "required":
+        rations = RATIONS
     spenders = _spending(state, party, rations, kind)
     rule = settings.in_force(state.campaign.settings, "long_rest_resources") if kind == "long" else None
     for c in party:
@@ -178,6 +182,9 @@ def rest(store: Store, campaign: Optional[str], kind: str, names: Sequence[str],
         game_date=game_date, ruling=ruling)
 
 
+_OTHERWISE = " (--rations ITEM names what they eat; `campaign set rest_rations optional` rests without)"
+
+
 def _spending(state: State, party: list[Character], rations: Optional[str], kind: str) -> dict:
     """Who of the party spends the Rations named, each with the item spent."""
     if not rations:
@@ -187,8 +194,8 @@ def _spending(state: State, party: list[Character], rations: Optional[str], kind
     without = [c.name for c in party if c.name not in spenders]
     if kind == "long" and without:
         raise RuleRefused(f"{without[0]} carries no {rations}: a long rest is taken spending Rations "
-                          "(004 l.116); leave them out of it")
+                          f"(004 l.116); leave them out of it{_OTHERWISE}")
     if kind == "short" and 2 * len(spenders) <= len(party):
         raise RuleRefused(f"only {len(spenders)} of the {len(party)} resting carry {rations}: a short rest "
-                          "needs the majority of the party to spend Rations (004 l.115)")
+                          f"needs the majority of the party to spend Rations (004 l.115){_OTHERWISE}")
     return spenders

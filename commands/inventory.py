@@ -59,10 +59,8 @@ def room_check(character: Character, items: tuple[Item, ...], followers: Optiona
 
 
 def item_gained(state: State, character: Character, name: str, kit: Kit, *, source: str, why: str) -> ItemGained:
-    """The event that puts an item in the inventory, refused if the name is taken or it does not fit."""
-    held = state.world.inventory.item(character.name, name)
-    if held is not None:
-        raise RuleRefused(f"{character.name} already carries {held.name}: give the new one another name")
+    """The event that puts an item in the inventory, refused if it does not fit. A name
+    already carried is a second of its kind (a second horse): commands that name it act on the first."""
     item = Item(name, kit.slots, kit.depletion, False, kit.cash, kit.artifact, kit.carries)
     room_check(character, state.world.inventory.of(character.name) + (item,))
     return ItemGained(character=character.name, item=name, slots=kit.slots, depletion=kit.depletion, cash=kit.cash,
@@ -181,11 +179,10 @@ def handed_over(state: State, giver: str, receiver: str, *, cash: int = 0, items
     moving = [carried(state, source, name) for name in items]
     if len({key(i.name) for i in moving}) != len(moving):
         raise BadInput("an item is named twice")
-    kept = tuple(i for i in state.world.inventory.of(source.name) if i not in moving)
-    room_check(source, kept)
-    for item in moving:
-        if state.world.inventory.item(target.name, item.name) is not None:
-            raise RuleRefused(f"{target.name} already carries an item called {item.name}")
+    kept = list(state.world.inventory.of(source.name))
+    for item in moving:  # one of each named, the first of two alike
+        kept.pop(next(n for n, i in enumerate(kept) if i is item))
+    room_check(source, tuple(kept))
     room_check(target, state.world.inventory.of(target.name) + tuple(moving))
     events = []
     if cash:

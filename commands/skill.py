@@ -16,7 +16,7 @@ from ledger.errors import BadInput, RuleRefused
 from ledger.events.xp import AttributesSet, ExpertiseGained, HitDiceRestored, HitDiceSpent, SkillRolled
 from ledger.rules import xp as rules
 from ledger.text import LABEL_LIMIT
-from projections.xp import Progress
+from projections.xp import Progress, hit_dice
 
 MAX_MODIFIER = 20  # attribute modifiers run -3 to +3 (l.184); encumbrance and the like add a few more
 
@@ -34,8 +34,14 @@ def attribute_named(text: str) -> str:
     return attribute
 
 
-def _no_hit_dice(character: str, p: Progress) -> RuleRefused:
-    return RuleRefused(f"{character} has {p.hit_dice_left} hit dice left (level {p.level}, {p.hd_spent} spent): "
+def _left(state: State, character: str) -> int:
+    return hit_dice(state.world, character)[1]
+
+
+def _no_hit_dice(state: State, character: str, p: Progress) -> RuleRefused:
+    held = hit_dice(state.world, character)[0]
+    return RuleRefused(f"{character} has {_left(state, character)} hit dice left ({held} held at level {p.level}, "
+                       f"{p.hd_spent} spent): "
                        "they come back in safe time, or one a turn on a CON roll (`tally hd restore`)")
 
 
@@ -58,8 +64,8 @@ def _skill_roll(state: State, batch: Batch, character: str, progress: Progress, 
         if state.period in progress.expertise_periods:
             raise RuleRefused(f"{character} has already called on expertise in this {state.period.split()[0]}: "
                               "once per session (002 l.94)")
-    if hit_die and progress.hit_dice_left < 1:
-        raise _no_hit_dice(character, progress)
+    if hit_die and _left(state, character) < 1:
+        raise _no_hit_dice(state, character, progress)
     expression = rules.EXPERTISE_DICE if area else rules.SKILL_DICE
     roll, _, natural = batch.roll(expression, character=character, why=f"skill roll, {attribute}: {why}")
     total = rules.skill_total(natural, modifier + (1 if hit_die else 0))
@@ -70,7 +76,7 @@ def _skill_roll(state: State, batch: Batch, character: str, progress: Progress, 
         hit_die=hit_die, natural=natural, total=total, result=result, why=why, period=state.period), cause=roll)
     if hit_die:  # l.75: "A hit dice can be expended to add +1 to any other roll"
         batch.add(stream, HitDiceSpent(character=character, count=1, on="roll", why=f"+1 to a skill roll: {why}",
-                                       left=progress.hit_dice_left), cause=rolled)
+                                       left=_left(state, character)), cause=rolled)
     return rolled, result
 
 
@@ -126,10 +132,10 @@ def hit_dice_spent(state: State, name: str, count: int, on: str, why: str) -> li
     if on == "roll" and count > 1:
         raise RuleRefused("one hit die adds +1 to a roll other than a save (002 l.75); "
                           "any number may go to a save roll (--on save)")
-    if count > progress.hit_dice_left:
-        raise _no_hit_dice(character, progress)
+    if count > _left(state, character):
+        raise _no_hit_dice(state, character, progress)
     return [NewEvent(character_stream(character), HitDiceSpent(
-        character=character, count=count, on=on, why=why, left=progress.hit_dice_left), game_time=state.today)]
+        character=character, count=count, on=on, why=why, left=_left(state, character)), game_time=state.today)]
 
 
 def spend_hit_dice(store, campaign, name: str, count: int, *, on: str, why: str, actor: str,

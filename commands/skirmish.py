@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Optional, Sequence
 
 from commands.base import character_stream, clean_name, clean_text, find_character, record
@@ -10,7 +11,9 @@ from commands.batch import Batch
 from commands.dice import dice_of
 from commands.dice_sources import Dice
 from commands.state import State, state_of
+from ledger.dice import check
 from ledger.dice.expression import parse
+from ledger.events.dice import RollChecked
 from ledger.envelope import Envelope, NewEvent
 from ledger.errors import BadInput, NotFound, RuleRefused
 from ledger.events.skirmish import (
@@ -92,13 +95,24 @@ def spend_luck(store, campaign, name: str, *, mode: str, why: str, actor: str, r
             text, whose = expression, character if mode == "reroll" else None
             about = "luck re-roll of a roll made off the ledger"
         batch = Batch(ctx, dice_of(ctx, hand))
-        rerolled, _, _ = batch.roll(text, character=whose, why=f"{about} ({character}, 003 l.313): {why}")
+        rerolled, _, total = batch.roll(text, character=whose, why=f"{about} ({character}, 003 l.313): {why}")
+        if target is not None and target.payload.get("check"):
+            _checked_as(batch, rerolled, target.payload["check"], total)
         batch.add(character_stream(character), LuckChanged(
             character=character, delta=-1, reason="spent", cap=int(ctx.campaign.settings["luck_cap"]),
             mode=mode.replace("-", "_"), roll=target.position if target else None, rerolls=rerolls), cause=rerolled)
         return batch.done()
 
     return record(store, campaign, actor, decide, game_date=game_date, ruling=ruling)
+
+
+def _checked_as(batch: Batch, rerolled, first: dict, total: int) -> None:
+    """003 l.313: a luck point rerolls the test itself, so the re-roll passes or fails against the target
+    the first roll was checked against."""
+    aim = check.Target(first["against"], first["target"], first.get("epic"))
+    new = batch.events[rerolled.index]
+    batch.events[rerolled.index] = replace(new, event=new.event.model_copy(
+        update={"check": RollChecked(**aim.result(total))}))
 
 
 def rerollable(ctx: Context, which: str, character: str, mode: str, rerolls: str) -> Envelope:
@@ -155,8 +169,9 @@ def luck_regained(state: State, name: str, amount: int) -> list[NewEvent]:
         raise BadInput("regain at least 1 luck point")
     if s.luck >= cap:
         raise RuleRefused(f"{character} already holds {s.luck} luck, the cap (setting luck_cap)")
+    # the cap holds what is regained: the event records the points actually gained
     return [NewEvent(character_stream(character), LuckChanged(
-        character=character, delta=amount, reason="regained", cap=cap), game_time=state.today)]
+        character=character, delta=min(amount, cap - s.luck), reason="regained", cap=cap), game_time=state.today)]
 
 
 def regain_luck(store, campaign, name: str, amount: int, *, actor: str,

@@ -3,6 +3,7 @@ companions, hirelings' wages, boasts and ships (taken, bought and lost)."""
 
 from __future__ import annotations
 
+import re
 from typing import Optional, Sequence
 
 from commands.base import character_stream, clean_name, clean_text, find_character, record
@@ -304,6 +305,9 @@ def resolve_boast(store, campaign, name: str, outcome: str, *, actor: str,
                   game_date=game_date, ruling=ruling)
 
 
+_BOUGHT = re.compile(r"\b(bought|buy|buys|purchased?|paid)\b", re.IGNORECASE)
+
+
 def ship_acquired(state: State, name: str, *, kind: str, rowers: int = 0, food_days: int = 0, how: str = "taken",
                   by: Optional[str] = None) -> list[NewEvent]:
     """A ship the band comes by: taken (free), or bought new ``by`` a character
@@ -314,6 +318,9 @@ def ship_acquired(state: State, name: str, *, kind: str, rowers: int = 0, food_d
         raise BadInput(f"unknown ship {kind!r}: choose from {', '.join(rules.SHIPS)}")
     if rowers < 0 or food_days < 0:
         raise BadInput("rowers and days of food cannot be negative")
+    if by is None and _BOUGHT.search(how):  # l.300: "triple this to pay for a new one"
+        raise BadInput(f"a ship bought is paid for: `tally ship buy {name} --kind {proper} --by C` (three times "
+                       "its value, 000 l.300); `ship add --how` says how the band came by one unpaid")
     if state.world.wolves.ship(name) is not None:
         raise RuleRefused(f"the band already has a ship named {name!r}")
     value = rules.SHIP_VALUES[proper]

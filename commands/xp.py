@@ -2,15 +2,20 @@
 
 from __future__ import annotations
 
+import re
 from typing import Optional
 
 from commands.base import character_stream, clean_text, find_character, record
 from commands.batch import Batch
+from commands.dice import dice_of
+from commands.dice_sources import Dice
 from commands.state import State, state_of
 from ledger.envelope import NewEvent
 from ledger.errors import BadInput, RuleRefused
 from ledger.events.xp import HitDiceRestored, LevelAttained, LevelLost, VowAbandoned, VowFulfilled, VowSworn, XpAwarded
-from ledger.rules import xp as rules
+from ledger.events.wolves import LevelHitDieRolled
+from ledger.names import key
+from ledger.rules import wolves as wolves_rules, xp as rules
 from ledger.settings import in_force
 
 
@@ -24,8 +29,15 @@ def attain(state: State, batch: Batch, character: str, xp_after: int) -> None:
     """A level.attained event for every level the XP now reaches."""
     level = state.world.xp.of(character).level
     for new in range(level + 1, rules.level_for(xp_after) + 1):
-        batch.add(character_stream(character), LevelAttained(character=character, level=new,
-                                                             benefit=rules.level_benefit(new)))
+        attained = batch.add(character_stream(character), LevelAttained(character=character, level=new,
+                                                                        benefit=rules.level_benefit(new)))
+        if state.campaign.runs("wolves") and key(character) in state.world.wolves.raiders:
+            # 002 l.103: "how many hit dice she has – one per level"; 000 l.49: each "rolled to
+            # determine how many HP they have. All Hit Dice are d6s." One count, the Wolves sheet's.
+            roll, _, hp = batch.roll(f"1{wolves_rules.HIT_DIE}", character=character,
+                                     why=f"level {new}'s Hit Die: HP")
+            batch.add(character_stream(character), LevelHitDieRolled(character=character, level=new, hp=hp),
+                      cause=roll)
 
 
 def safe_time(state: State, batch: Batch, character: str) -> None:
@@ -72,14 +84,24 @@ def treasure_into(state: State, batch: Batch, shares: dict[str, int]) -> None:
             _treasure_award(state, batch, character, units, "seized", f"{units} units of treasure")
 
 
-def xp_awarded(state: State, name: str, amount: int, why: str, *, spent: bool = False) -> list[NewEvent]:
+def xp_awarded(state: State, name: str, amount: int, why: str, *, spent: bool = False, treasure: bool = False,
+               dice: Optional[Dice] = None) -> list[NewEvent]:
+    """``dice``: for the Hit Dice of the levels the award brings, in a Wolves campaign. ``treasure``:
+    ``amount`` is units of treasure seized outside a split, 1 XP each, halved under an open vow."""
     state.require("xp")
     character = find_character(state, name)
     progress = state.world.xp.of(character.name)
-    batch = Batch(state)
+    batch = Batch(state, dice)
     if spent:
         _spent(state, batch, character.name, amount, why)
         return batch.done()
+    if treasure:
+        _seized(state, batch, character.name, amount, why)
+        return batch.done()
+    if progress.vow is not None and _TREASURE.search(why):
+        # 002 l.113-114: "once a vow is made, an adventurer only gains 1/2 XP from finding treasure"
+        raise RuleRefused(f"{character.name} has an open vow, so treasure gives half XP (002 l.113-114): "
+                          f"`tally xp {character.name} {amount} --treasure --why …` for {amount} units of treasure")
     if amount == 0:
         raise BadInput("an award of 0 XP changes nothing")
     if progress.xp + amount < 0:
@@ -89,10 +111,24 @@ def xp_awarded(state: State, name: str, amount: int, why: str, *, spent: bool = 
 
 
 def award(store, campaign, name: str, amount: int, *, why: str, actor: str, spent: bool = False,
-          game_date: Optional[str] = None, ruling: Optional[str] = None):
+          treasure: bool = False, game_date: Optional[str] = None, ruling: Optional[str] = None):
     why = clean_text(why, "--why")
-    return record(store, campaign, actor, lambda ctx: xp_awarded(state_of(ctx), name, amount, why, spent=spent),
+    return record(store, campaign, actor, lambda ctx: xp_awarded(state_of(ctx), name, amount, why, spent=spent,
+                                                                 treasure=treasure, dice=dice_of(ctx)),
                   game_date=game_date, ruling=ruling)
+
+
+_TREASURE = re.compile(r"\btreasures?\b", re.IGNORECASE)
+
+
+def _seized(state: State, batch: Batch, character: str, units: int, why: str) -> None:
+    """Treasure seized outside `treasure split` (002 l.107-108, "1 XP/unit"), under treasure_xp seized."""
+    if in_force(state.campaign.settings, "treasure_xp") != "seized":
+        raise RuleRefused("treasure_xp is spent: treasure gives its XP when spent (`tally xp C N --spent`, "
+                          "002 l.107)")
+    if units < 1:
+        raise BadInput("--treasure takes the units of treasure seized, at least 1")
+    _treasure_award(state, batch, character, units, "seized", f"{units} units of treasure: {why}")
 
 
 def _spent(state: State, batch: Batch, character: str, units: int, why: str) -> None:
@@ -126,7 +162,7 @@ def swear(store, campaign, name: str, vow: str, *, actor: str,
                   game_date=game_date, ruling=ruling)
 
 
-def vow_fulfilled(state: State, name: str, xp: Optional[int] = None) -> list[NewEvent]:
+def vow_fulfilled(state: State, name: str, xp: Optional[int] = None, dice: Optional[Dice] = None) -> list[NewEvent]:
     state.require("xp")
     character = find_character(state, name)
     progress = state.world.xp.of(character.name)
@@ -148,7 +184,7 @@ def vow_fulfilled(state: State, name: str, xp: Optional[int] = None) -> list[New
                           "(or `tally campaign set vow_xp stated`)")
     if amount < 0:
         raise BadInput("--xp cannot be negative")
-    batch = Batch(state)
+    batch = Batch(state, dice)
     batch.add(character_stream(character.name), VowFulfilled(
         character=character.name, vow=progress.vow, xp=amount, rule=rule, limit=limit, counted_in=counted_in))
     if amount:
@@ -158,7 +194,7 @@ def vow_fulfilled(state: State, name: str, xp: Optional[int] = None) -> list[New
 
 def fulfil(store, campaign, name: str, *, actor: str, xp: Optional[int] = None,
            game_date: Optional[str] = None, ruling: Optional[str] = None):
-    return record(store, campaign, actor, lambda ctx: vow_fulfilled(state_of(ctx, period=True), name, xp),
+    return record(store, campaign, actor, lambda ctx: vow_fulfilled(state_of(ctx, period=True), name, xp, dice_of(ctx)),
                   game_date=game_date, ruling=ruling)
 
 

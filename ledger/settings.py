@@ -47,6 +47,10 @@ SETTINGS: dict[str, Setting] = {s.key: s for s in (
     Setting("long_rest_resources", "coeac", "full", ("full", "none"),
             "a long rest restores every Class Resource, as a per-day power (full), or none: they come back "
             "only a point at a short rest or when the referee grants them (004 l.115-116: the seed is silent)"),
+    Setting("rest_rations", "coeac", "required", ("required", "optional"),
+            "a rest is taken spending Rations (004 l.115-116: the Rations are the rest's cost): without "
+            "`--rations ITEM` the party spends the item called Rations, and a rest without them is refused "
+            "(required), or a rest without --rations spends nothing (optional)"),
     Setting("specialty_resources", "coeac", "named", ("named", "none"),
             "a Specialty Class brings the Class Resource its line capitalises, as the core classes' lines do "
             "(Authority, Faith, Ferocity…; 004 l.536-549), or none of its own (the seed does not say)"),
@@ -67,6 +71,9 @@ SETTINGS: dict[str, Setting] = {s.key: s for s in (
     Setting("crawl_bonus", "gods", "next_plea", ("next_plea", "until_black_mark"),
             "a crawling prayer's banked 1-10% is spent by the next plea, or helps every plea until "
             "the next black mark (001 l.873)"),
+    Setting("crawl_stacking", "gods", "add", ("add", "replace"),
+            "a second crawling prayer's 1-10% adds to the bonus banked before, past 10% (add), or replaces "
+            "it (replace) (001 l.873: \"increases the chance of a prayer being answered by 1-10%\")"),
     Setting("relapse_power", "gods", "plus3", ("plus3", "illustration"),
             "after a relapse, repentance reads the table at PR + 3 up to 10 (7 -> 10), or as l.905's "
             "illustration \"1-4, 4-7, 7-9\" (PR + 3 up to 9; a PR 10 god stays 10) (001 l.903-905)"),

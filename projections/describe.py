@@ -28,10 +28,6 @@ NOT_FOLDED: dict[str, Line] = {
     "schedule.added": lambda p: f"job {p['job']} ({p['kind']}) from {p['anchor_date']}",
     "schedule.removed": lambda p: f"job {p['job']} removed",
     "schedule.reminder": lambda p: f"reminder [{p['run']}]: {p['text']}",
-    "down_and_out.rolled": lambda p: f"{p['character']} Down and Out {p['total']}: {p['result'].replace('_', ' ')}",
-    "medical_aid.rolled": lambda p: f"{p['by']} gives {p['character']} medical aid: {p['successes']} of Ob "
-                                    f"{p['ob']} on {p['pool']} dice, " + ("the Down and Out table follows"
-                                                                          if p["succeeded"] else "failed"),
     "god.warning": lambda p: f"{p['character']}: a warning sign: {p['why']}",
     "boast.passed": lambda p: f"{p['character']} refuses the stakes {p['to']} raised (+{p['complications']}): "
                               f"{p['to']} takes up the boast: {p['boast']}",

@@ -54,7 +54,8 @@ def _started(state: Downtime, p: dict, e: Envelope) -> Downtime:
 def _one_tick_a_session(world, p: dict, day: int) -> Optional[str]:
     project = world.downtime.project(p["name"])
     if p["rule"] == "session" and project is not None and ticked_in(project, p["by"], p["period"]):
-        return f"{p['by']} would fill two ticks of {project['name']} in {p['period']} (one a session, 004 l.648)"
+        return (f"{p['by']} would fill two ticks of {project['name']} {stretch(p['period'])} "
+                "(one a session, 004 l.648)")
     return None
 
 
@@ -74,6 +75,11 @@ apply = TABLE.apply
 def view(project: dict) -> dict:
     """A project as the referee sees it: its clock and who owns it."""
     return {k: project[k] for k in ("name", "owner", "ticks", "filled")}
+
+
+def stretch(period: str) -> str:
+    """A once-per-session period as a sentence reads it: "before session 1", "since session 3 opened"."""
+    return period if period.startswith("before") else f"since {period} opened"
 
 
 def ticked_in(project: dict, character: str, period: str) -> bool:

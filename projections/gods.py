@@ -195,8 +195,8 @@ def _crawled(state: Divine, s: Standing, p: dict, e: Envelope) -> Divine:
     changes = {"prayer_days": s.prayer_days + (e.game_time,)}
     if p["effect"] == "removed_black_mark":
         changes["black"] = s.black - 1
-    elif p["effect"] == "banked_bonus":
-        changes["bonus"] = s.bonus + p["bonus"]
+    elif p["effect"] == "banked_bonus":  # crawl_stacking: added to what was banked, or in its place
+        changes["bonus"] = s.bonus + p["bonus"] if p.get("stacking", "add") == "add" else p["bonus"]
     return _update(state, s.character, **changes)
 
 

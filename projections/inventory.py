@@ -63,12 +63,13 @@ def _set(state: Inventory, character: str, items: tuple[Item, ...]) -> Inventory
 
 
 def _without(state: Inventory, character: str, name: str) -> tuple[Item, ...]:
-    """The character's items but the one named, which must be there."""
+    """The character's items but the one named, which must be there: of two
+    of one name (a second horse), the first carried, as ``Inventory.item`` finds it."""
     items = state.of(character)
-    kept = tuple(i for i in items if key(i.name) != key(name))
-    if len(kept) == len(items):
+    at = next((n for n, i in enumerate(items) if key(i.name) == key(name)), None)
+    if at is None:
         raise LookupError(f"{character} carries no {name}")
-    return kept
+    return items[:at] + items[at + 1:]
 
 
 TABLE = Table("inventory")
@@ -98,9 +99,9 @@ def _depletion(state: Inventory, p: dict, e: Envelope) -> Inventory:
     if p["result"] == "expended":
         return _set(state, p["character"], _without(state, p["character"], p["item"]))
     if p["result"] == "last_use":
-        items = tuple(replace(i, last_use=True) if key(i.name) == key(p["item"]) else i
-                      for i in state.of(p["character"]))
-        return _set(state, p["character"], items)
+        items = state.of(p["character"])
+        at = next(n for n, i in enumerate(items) if key(i.name) == key(p["item"]))  # the first of its name
+        return _set(state, p["character"], items[:at] + (replace(items[at], last_use=True),) + items[at + 1:])
     return state
 
 

@@ -11,6 +11,7 @@ from projections.downtime import view
 from projections.inventory import load
 from ledger.names import key
 from projections.world import World
+from projections.xp import hit_dice
 
 
 def sheet(world: World, name: str) -> Optional[dict]:
@@ -41,6 +42,10 @@ def sheet(world: World, name: str) -> Optional[dict]:
         out.update(world.skirmish.of(character.name).view(character.skills))
     if world.campaign.runs("xp"):
         out.update(world.xp.of(character.name).view())
+        if world.campaign.runs("wolves") and key(character.name) in world.wolves.raiders:
+            # one count of Hit Dice, the Wolves sheet's: no second "per level" figure beside it (002 l.103)
+            out.pop("level_hit_dice")
+            out["hit_dice_left"] = hit_dice(world, character.name)[1]
         if in_force(world.campaign.settings, "treasure_xp") != "spent":  # seized treasure has had its XP
             out.pop("treasure_unspent")
     return out

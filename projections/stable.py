@@ -37,6 +37,9 @@ class Character:
     wealth_periods: frozenset[str] = frozenset()
     followers: tuple[tuple[str, bool], ...] = ()  # (name, granted by a Feat)
     vacancies: tuple[dict, ...] = ()  # Feat positions lost: {"lost", "ready_day", "lost_at"}
+    # Who failed to give medical aid since the character last went down (004 l.25, Let It Ride):
+    # any change to their HP or a roll on the table is a new situation, and clears it.
+    aid_failed_by: tuple[str, ...] = ()
 
     @property
     def lifestyle(self) -> str:
@@ -340,12 +343,33 @@ def _damage_line(p: dict) -> str:
 
 @TABLE.on("hp.damaged", line=_damage_line)
 def _damaged(state: Stable, p: dict, e: Envelope) -> Stable:
-    return _add(state, p["character"], bonus_hp=-p["from_bonus"], hp=-p["from_hp"])
+    return _new_situation(_add(state, p["character"], bonus_hp=-p["from_bonus"], hp=-p["from_hp"]), p)
 
 
 @TABLE.on("hp.healed", line=lambda p: f"{p['character']} regains {p['healed']} HP: {p['why']}")
 def _healed(state: Stable, p: dict, e: Envelope) -> Stable:
-    return _add(state, p["character"], hp=p["healed"])
+    return _new_situation(_add(state, p["character"], hp=p["healed"]), p)
+
+
+def _new_situation(state: Stable, p: dict) -> Stable:
+    c = entry(state.characters, key(p["character"]), f"character {p['character']}")
+    return _char(state, p["character"], aid_failed_by=()) if c.aid_failed_by else state
+
+
+@TABLE.on("medical_aid.rolled", line=lambda p: (
+    f"{p['by']} gives {p['character']} medical aid: {p['successes']} of Ob {p['ob']} on {p['pool']} dice, "
+    + ("the Down and Out table follows" if p["succeeded"] else "failed")))
+def _aid_rolled(state: Stable, p: dict, e: Envelope) -> Stable:
+    if p["succeeded"]:
+        return state
+    c = entry(state.characters, key(p["character"]), f"character {p['character']}")
+    return _char(state, p["character"], aid_failed_by=c.aid_failed_by + (p["by"],))
+
+
+@TABLE.on("down_and_out.rolled", line=lambda p: (
+    f"{p['character']} Down and Out {p['total']}: {p['result'].replace('_', ' ')}"))
+def _table_rolled(state: Stable, p: dict, e: Envelope) -> Stable:
+    return _new_situation(state, p)
 
 
 @TABLE.on("hp.bonus_gained", line=lambda p: f"{p['character']} gains {p['amount']} Bonus HP: {p['why']}")
@@ -371,6 +395,7 @@ def _rest_line(p: dict) -> str:
 
 @TABLE.on("rest.taken", line=_rest_line)
 def _rested(state: Stable, p: dict, e: Envelope) -> Stable:
+    state = _new_situation(state, p)
     c = entry(state.characters, key(p["character"]), f"character {p['character']}")
     if p["kind"] == "long":  # l.116: "all of your lost Hit Points"
         resources = dict(c.resource_max) if p.get("resources_rule") == "full" else c.resources

@@ -13,6 +13,10 @@ from projections.frozen import replace
 from projections.handlers import Table, entry
 
 
+SHARED_LANGUAGE = "the speech of their erstwhile captors, half known (000 l.53)"
+SHARED_LANGUAGES = 1
+
+
 @dataclass(frozen=True)
 class Raider:
     characteristics: dict[str, int] = field(default_factory=dict)
@@ -28,6 +32,7 @@ class Raider:
     wages_paid: int = 0
     boast: Optional[dict] = None
     barred: bool = False  # shirked a boast: may never boast again (l.265)
+    level_dice: tuple[tuple[int, int], ...] = ()  # (level, HP rolled) of each xp level's Hit Die (002 l.103)
 
     def wages_earned(self, today: int) -> int:
         return sum(h["wage"] * ((h["dismissed"] if h["dismissed"] is not None else today) - h["hired"])
@@ -48,7 +53,10 @@ class Raider:
             **{k.lower(): v for k, v in self.characteristics.items()},
             "hit_dice": self.hit_dice + (bonus.get("bonus", 0) if bonus.get("reward") == "hit_dice" else 0),
             "attack_bonus": self.attack_bonus + (bonus.get("bonus", 0) if bonus.get("reward") == "attack_bonus" else 0),
-            "hp": self.hp + bonus.get("hp", 0), "languages": self.languages, "half_known_languages": self.half_known,
+            "hp": self.hp + bonus.get("hp", 0), "languages": self.languages,
+            # l.53: "All characters should share at least one 'half known language' - the speech of their
+            # erstwhile captors": the band's, besides the 1d6/2 rolled (and any half left by languages_rounding)
+            "half_known_languages": self.half_known + SHARED_LANGUAGES, "shared_language": SHARED_LANGUAGE,
             "gear": list(self.gear), "silver": self.silver, "companions": list(self.companions),
             "companions_supported": supported, "companions_unsupported": max(0, len(self.companions) - supported),
             "hirelings": [{"name": n, "kind": h["kind"], "wage": h["wage"],
@@ -213,6 +221,25 @@ def _resolved(state: Band, p: dict, e: Envelope) -> Band:
         changes[field_name] = getattr(r, field_name) + p["bonus"]
         changes["hp"] = r.hp + p["hp"]
     return _update(state, p["character"], **changes)
+
+
+@TABLE.on("wolves.level_hit_die", line=lambda p: f"{p['character']}'s Hit Die for level {p['level']}: "
+          f"d6 {p['hp']} HP (002 l.103, 000 l.49)")
+def _level_die(state: Band, p: dict, e: Envelope) -> Band:
+    r = state.of(p["character"])
+    return _update(state, p["character"], hit_dice=r.hit_dice + 1, hp=r.hp + p["hp"],
+                   level_dice=r.level_dice + ((p["level"], p["hp"]),))
+
+
+@TABLE.on("level.lost")
+def _level_lost(state: Band, p: dict, e: Envelope) -> Band:
+    """A lost level takes its Hit Die, and the HP it rolled, with it (002 l.103: one per level)."""
+    r = state.of(p["character"])
+    gone = [hp for level, hp in r.level_dice if level > p["level"]]
+    if not gone:
+        return state
+    return _update(state, p["character"], hit_dice=r.hit_dice - len(gone), hp=r.hp - sum(gone),
+                   level_dice=tuple(d for d in r.level_dice if d[0] <= p["level"]))
 
 
 @TABLE.on("ship.acquired", line=lambda p: f"{p['name']}, a {p['kind']} (value {p['value']} sp"

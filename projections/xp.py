@@ -54,6 +54,17 @@ class Progress:
                 "treasure_unspent": self.treasure}
 
 
+def hit_dice(world, name: str) -> tuple[int, int]:
+    """(Hit Dice held, left to spend). Under the xp rules alone, one per level (002 l.103); with the Wolves
+    rules too, the one count on the Wolves sheet: the starting die, each level's die since, and a boast's
+    dice (000 l.49, l.270)."""
+    progress = world.xp.of(name)
+    if world.campaign.runs("wolves") and key(name) in world.wolves.raiders:
+        held = world.wolves.of(name).view(world.campaign.today)["hit_dice"]
+        return held, max(0, held - progress.hd_spent)
+    return progress.level, progress.hit_dice_left
+
+
 @dataclass(frozen=True)
 class Advancement:
     progress: dict[str, Progress] = field(default_factory=dict)
@@ -202,7 +213,7 @@ def _lost(state: Advancement, p: dict, e: Envelope) -> Advancement:
 
 
 def _hit_dice_left(world, p: dict, day: int) -> Optional[str]:
-    left = world.xp.of(p["character"]).hit_dice_left
+    left = hit_dice(world, p["character"])[1]
     if left < p["count"]:
         return f"{p['character']} would have {left} hit dice left, too few to spend {p['count']}"
     return None

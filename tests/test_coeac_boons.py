@@ -97,6 +97,7 @@ def test_a_specialty_brings_no_resource_under_the_other_reading(veteran):
 def test_rests_bring_class_resources_back(veteran):
     # 004 l.115: a short rest, "a point of the Class Resource of their choice"; l.116: a long rest regains
     # "any other per-day powers" (setting long_rest_resources: full).
+    veteran.ok("campaign", "set", "rest_rations", "optional")  # the Rations' own test is in test_coeac_hit_points
     veteran.ok("specialty", "unlock", "Nureddine", "Commander", "--why", "the ford")
     veteran.ok("resource", "max", "Nureddine", "Steel", "3", "--why", "Warrior")
     veteran.ok("resource", "max", "Nureddine", "Authority", "2", "--why", "Commander")

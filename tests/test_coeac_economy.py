@@ -102,6 +102,28 @@ def test_only_activated_characters_act_during_a_session(table):
     assert "not activated in session 1" in table.refused("wealth", "improve", "Nureddine", "--wager", "12").stderr
 
 
+def test_cash_and_rolls_for_a_character_are_the_activated_ones_during_a_session(tally):
+    # 004 l.496: "choose one character from their stable to activate (play) for the session. The other
+    # characters in the stable are considered to be occupied doing something else"
+    table = tally  # both backends
+    table.ok("campaign", "new", "COEAC", "--rules", "coeac", "--start", "1024-03-01")
+    for player, name in (("Ann", "Nureddine"), ("Ben", "Bo")):
+        table.ok("player", "add", player)
+        table.ok("char", "new", name, "--player", player, "--max-hp", "4", "--cash", "3")
+    table.ok("session", "open", "--activate", "Bo", "--no-income")
+    before = table.event_count()
+    refused = table.refused("cash", "Nureddine", "+2", "--why", "a job")
+    assert "Nureddine is not activated in session 1: the others in the stable are busy elsewhere" in refused.stderr
+    refused = table.refused("roll", "2d6", "--for", "Nureddine", "--why", "Stealth")
+    assert "Nureddine is not activated in session 1" in refused.stderr
+    assert table.event_count() == before
+    table.ok("cash", "Bo", "+2", "--why", "a job")
+    table.ok("roll", "2d6", "--for", "Bo", "--why", "Stealth", "--dice", "3,4")
+    table.ok("roll", "2d6", "--for", "the kobold chief", "--dice", "3,4")  # no character of the stable
+    table.ok("session", "close", "--haven", "Bo")
+    table.ok("cash", "Nureddine", "+2", "--why", "a job in downtime")
+
+
 def test_selling(table):
     # 004 l.605-606: "If a good has a Cost lower than a character's Wealth score, that good cannot
     # be sold for a significant amount of Cash ... If a good has a higher Cost than a character's

@@ -49,6 +49,7 @@ def test_bonus_hp_expire_and_are_never_regained(party):
     # are lost"; "Bonus HP are never regained in any way, including by resting".
     party.ok("hp", "bonus", "Bo", "3", "--why", "shrine")
     party.ok("hp", "damage", "Bo", "1")
+    party.ok("item", "add", "Bo", "Rations")
     party.ok("rest", "long", "Bo")
     assert hp(party, "Bo") == (4, 2, 4)
     party.ok("hp", "expire", "Bo", "--why", "dawn")
@@ -73,6 +74,14 @@ def test_medical_aid_comes_before_the_table(party):
     failed = party.ok("down-and-out", "Bo", "--aid-by", "Hana", "--dice", "6,5,1")
     assert "the aid failed" in failed.stdout
     assert party.ok("log", "--type", "down_and_out.rolled", "--json").json == []
+    # 004 l.25: "The results of the roll stand unless the situation drastically changes" (Let It Ride)
+    again = party.refused("down-and-out", "Bo", "--aid-by", "Hana", "--aid-bonus", "1", "--dice", "6,5,4,1,1,1")
+    assert "Hana's medical aid for Bo failed and stands (004 l.25, Let It Ride)" in again.stderr
+    assert len(party.ok("log", "--type", "medical_aid.rolled", "--json").json) == 1
+    party.ok("hp", "bonus", "Bo", "1", "--why", "a priest's blessing")  # not HP: the situation stands
+    party.refused("down-and-out", "Bo", "--aid-by", "Hana", "--aid-bonus", "1", "--dice", "6,5,4,1,1,1")
+    party.ok("hp", "heal", "Bo", "1", "--why", "a draught")  # a new situation: up, then down again
+    party.ok("hp", "damage", "Bo", "2")
     party.ok("down-and-out", "Bo", "--aid-by", "Hana", "--aid-bonus", "1", "--dice", "6,5,4,1,1,1")
     aids = [e["payload"] for e in party.ok("log", "--type", "medical_aid.rolled", "--json").json]
     assert [(a["pool"], a["successes"], a["succeeded"]) for a in aids] == [(3, 2, False), (4, 3, True)]
@@ -93,6 +102,26 @@ def test_hit_point_refusals(party, args, message):
     assert message in party.refused(*args).stderr
 
 
+def test_a_character_down_and_out_gives_no_medical_aid(party):
+    # 004 l.100: "When reduced to zero Hit Points, you are down and out. Bloodied and fading, you fall
+    # to the ground and can do little other than writhe in pain and compress your wounds."
+    party.ok("hp", "damage", "Bo", "4")
+    party.ok("hp", "damage", "Hana", "5")
+    refused = party.refused("down-and-out", "Bo", "--aid-by", "Hana", "--dice", "6,6,6")
+    assert "Hana is down and out at 0 HP and can give no medical aid (004 l.100" in refused.stderr
+    assert party.ok("log", "--type", "medical_aid.rolled", "--json").json == []
+    assert party.ok("log", "--type", "dice.rolled", "--json").json == []
+
+
+def test_aid_that_cannot_pass_is_not_rolled(party):
+    # 004 l.21: a roll counts "the minimum number of Successes that you must roll"; l.100: "Medicine Ob 3".
+    # Hana's 2 dice + Medicine 1 - 1 penalty die = 2 dice cannot make 3 Successes.
+    party.ok("hp", "damage", "Bo", "4")
+    refused = party.refused("down-and-out", "Bo", "--aid-by", "Hana", "--aid-bonus", "-1", "--dice", "6,6")
+    assert "Hana's 2 dice cannot reach Medicine Ob 3 (004 l.100)" in refused.stderr
+    assert party.ok("log", "--type", "dice.rolled", "--json").json == []
+
+
 def test_healing_stops_at_the_maximum(party):
     party.ok("hp", "damage", "Bo", "3")
     party.ok("hp", "heal", "Bo", "5", "--why", "a healing draught")
@@ -104,6 +133,7 @@ def test_healing_stops_at_the_maximum(party):
 def test_short_and_long_rests(party):
     # 004 l.115: a short rest, "everyone in the party regains up to three Hit Points"; l.116: a long
     # rest "recovers all of your lost Hit Points".
+    party.ok("campaign", "set", "rest_rations", "optional")  # here the party eats what it carries unrecorded
     party.ok("hp", "damage", "Bo", "4")
     party.ok("hp", "damage", "Hana", "1")
     party.ok("rest", "short")  # everyone activated
@@ -113,6 +143,30 @@ def test_short_and_long_rests(party):
     assert hp(party, "Bo")[0] == 4
     party.ok("session", "close", "--haven", "Bo", "--haven", "Hana")
     assert "name the characters who rest" in party.refused("rest", "long").stderr
+
+
+def test_a_rest_spends_rations_or_is_refused(party):
+    # 004 l.115: "When the majority of the party spends Rations (11+) over the course of an hour, everyone in
+    # the party regains up to three Hit Points"; l.116: "When the party takes a long rest and you spend Rations,
+    # you recovers all of your lost Hit Points" (setting rest_rations: required).
+    party.ok("hp", "damage", "Bo", "2")
+    refused = party.refused("rest", "short")
+    assert "only 0 of the 2 resting carry Rations: a short rest needs the majority" in refused.stderr
+    assert "rest_rations optional" in refused.stderr
+    assert "Bo carries no Rations: a long rest" in party.refused("rest", "long", "Bo").stderr
+    assert party.ok("log", "--type", "rest.taken", "--json").json == [] and hp(party, "Bo")[0] == 2
+    party.ok("item", "add", "Bo", "Rations", "--depletion", "11")
+    party.ok("item", "add", "Bo", "Hardtack")
+    party.ok("rest", "long", "Bo", "--dice", "4")  # the item called Rations, checked for Depletion
+    party.ok("hp", "damage", "Bo", "2")
+    party.ok("rest", "long", "Bo", "--rations", "hardtack")
+    spent = [e["payload"]["rations"] for e in party.ok("log", "--type", "rest.taken", "--json").json]
+    assert spent == ["Rations", "Hardtack"] and hp(party, "Bo")[0] == 4
+    assert len(party.ok("log", "--type", "item.depletion_checked", "--json").json) == 1
+    party.ok("campaign", "set", "rest_rations", "optional")
+    party.ok("hp", "damage", "Hana", "2")
+    party.ok("rest", "long", "Hana")
+    assert party.ok("log", "--type", "rest.taken", "--json").json[-1]["payload"]["rations"] is None
 
 
 def test_a_lower_maximum_takes_current_hp_with_it(party):

@@ -32,7 +32,20 @@ def test_twelve_slots_and_cumbersome_items(kit):
     kit.ok("item", "add", "Bo", "Anvil", "--slots", "9")
     refused = kit.refused("item", "add", "Bo", "Lantern").stderr
     assert "Bo would carry 13 Slots of 12" in refused
-    assert "already carries Rope" in kit.refused("item", "add", "Bo", "rope").stderr
+
+
+def test_two_items_of_one_name_are_two_items(kit):
+    # 004 l.553: "Each item of narrative importance occupies a single Slot"; l.560: "Pack animals may
+    # carry six Slots" -- a second horse is a second item, and the commands that name one act on the first.
+    kit.ok("item", "add", "Bo", "Horse", "--slots", "0", "--carries", "6")
+    kit.ok("item", "add", "Bo", "horse", "--slots", "0", "--carries", "6")
+    assert carried(kit, "Bo") == (["Horse", "horse"], (0, 24))
+    kit.ok("give", "Bo", "Cass", "--item", "horse", "--why", "a spare mount")
+    assert carried(kit, "Bo") == (["horse"], (0, 18)) and carried(kit, "Cass")[0] == ["Horse"]
+    kit.ok("give", "Bo", "Cass", "--item", "Horse", "--why", "and the other")
+    assert carried(kit, "Cass") == (["Horse", "horse"], (0, 24)) and carried(kit, "Bo")[0] == []
+    kit.ok("item", "drop", "Cass", "HORSE", "--why", "lame")
+    assert carried(kit, "Cass")[0] == ["horse"]
 
 
 def test_followers_and_pack_animals_carry_slots(kit):

@@ -27,9 +27,14 @@ def test_project_clocks_fill_one_tick_each_session(table):
     table.ok("calendar", "advance", "4w")
     table.ok("downtime", "act", "Cass", "surveying", "--project", "Map the Underdark")
     assert due(table, "Cass")["projects"] == [{"name": "Map the Underdark", "owner": "Cass", "ticks": 2, "filled": 1}]
-    refused = table.refused("downtime", "act", "Cass", "surveying", "--project", "map the underdark").stderr
-    assert "already filled a tick of Map the Underdark in before session 1" in refused
-    table.ok("downtime", "act", "Cass", "carousing")  # the week's action, spent on something else
+    # l.648: "Each session that a character dedicates a Downtime Action to a project, she may fill in one
+    # tick": a second action given it before the next session is spent, and fills no tick.
+    second = table.ok("downtime", "act", "Cass", "surveying", "--project", "map the underdark").stdout
+    assert "no tick: Cass already filled this session's tick of Map the Underdark (one a session" in second
+    assert len(table.ok("log", "--type", "project.ticked", "--json").json) == 1
+    assert [a["payload"]["project"] for a in table.ok("log", "--type", "downtime.acted", "--json").json] == [
+        "Map the Underdark", "Map the Underdark"]
+    assert due(table, "Cass")["projects"][0]["filled"] == 1
     table.ok("session", "open", "--activate", "Bo", "--no-income")  # session 1: a new session, a new tick
     table.ok("downtime", "act", "Cass", "surveying", "--project", "map the underdark")
     (shown,) = table.ok("project", "show", "--json").json
@@ -56,7 +61,7 @@ def test_a_late_tick_in_a_session_that_already_had_one_is_refused(table):
     (later,) = table.ok("log", "--type", "project.ticked", "--json").json
     refused = table.refused("downtime", "act", "Cass", "building", "--project", "Tower", "--game-date", "1024-03-10")
     assert f"event {later['position']} (project.ticked" in refused.stderr
-    assert "two ticks of Tower in before session 1" in refused.stderr
+    assert "two ticks of Tower before session 1 (one a session" in refused.stderr
 
 
 def test_downtime_due_shows_followers_ready(table):

@@ -183,6 +183,8 @@ OLDER: dict[tuple[str, int], dict] = {
     ("god.prayed", 1): {"character": "A", "god": "Tyr", "power": 5, "black": 0, "grey": 0, "table_chance": 23,
                         "modifiers": {"crawling_bonus": 4}, "chance": 27, "excessive": True, "backfire_chance": 23,
                         "outcome": "answered", "table_grade": 8, "grade": 8, "percent": 90, "inconvenient": None},
+    ("god.crawled", 1): {"character": "A", "power": 5, "prayers_last_week": 0, "table_chance": 100, "thanks": False,
+                         "chance": 100, "accepted": True, "effect": "banked_bonus", "bonus": 4},
     ("god.repented", 1): {"character": "A", "black": 4, "power": 5, "effective_power": 8, "needs": 6, "die": 2,
                           "accepted": False},
     ("god.punishment_checked", 1): {"character": "A", "black": 10, "threshold": 10, "roll": 7, "punished": True},

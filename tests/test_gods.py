@@ -527,3 +527,22 @@ def test_a_v1_plea_and_battle_fold_as_they_were_recorded():
         "opponent_needs": 50, "rounds": [[60, 20]], "winner": "Aud",
         "penalty": "Hal: A.T. and D.T. -10, regained as fatigue points; may convert to the victor"}, 5))
     assert (state.of("Hal").penalty, state.of("Hal").lost_to["god"], state.of("Aud").penalty) == (10, "Tyr", 0)
+
+
+@pytest.mark.parametrize("stacking, chance", [("add", 36), ("replace", 29)])
+def test_two_crawling_bonuses_add_up_or_the_later_replaces_the_earlier(tally, stacking, chance):
+    # l.873: "if there are no black marks to be knocked off, it increases the chance of a prayer being
+    # answered by 1-10% (throw a 10-sided die)": two of them, 7 then 6, under setting crawl_stacking.
+    t = tally  # both backends
+    t.ok("campaign", "new", "Bifrost", "--rules", "gods", "--calendar", "bifrost", "--start", "day 1 of week 1, 1024")
+    t.ok("player", "add", "Ann")
+    t.ok("char", "new", "Aud", "--player", "Ann")
+    t.ok("god", "align", "Aud", "2B")
+    t.ok("god", "adopt", "Aud", "Tyr", "--power", "5", "--alignment", "2B", "--flatterable", "--sacrifice", "x")
+    if stacking != "add":  # the default
+        t.ok("campaign", "set", "crawl_stacking", stacking)
+    t.ok("god", "crawl", "Aud", "--dice", "1,7")
+    t.ok("god", "crawl", "Aud", "--dice", "1,6")
+    assert [c["payload"]["stacking"] for c in logged(t, "god.crawled")] == [stacking, stacking]
+    t.ok("god", "pray", "Aud", "--dice", "99")  # PR 5, no marks: 23, and the bank
+    assert prayers(t)[0]["chance"] == chance

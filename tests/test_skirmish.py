@@ -60,9 +60,25 @@ def test_a_luck_point_rerolls_a_logged_roll_and_records_the_new_faces(company):
     assert sheet(company, "Sharpe")["luck"] == 0
     assert "no luck points left" in company.refused("luck", "spend", "Sharpe", "--roll", "last",
                                                     "--why", "again").stderr
-    company.ok("luck", "regain", "Sharpe", "5")
+    regained = company.ok("luck", "regain", "Sharpe", "5")
     assert sheet(company, "Sharpe")["luck"] == 3  # setting luck_cap
+    assert "Sharpe luck +3 (regained, cap 3)" in regained.stdout  # what was gained, not the 5 asked
     assert "the cap" in company.refused("luck", "regain", "Sharpe").stderr
+
+
+def test_a_luck_reroll_passes_or_fails_against_the_first_rolls_target(company):
+    # 003 l.313: "a luck point may be expended to reroll, or force your opponent to reroll, any of the
+    # following; - A nerve test on the character" -- the test is the same, so is its target.
+    company.ok("luck", "regain", "Sharpe", "2")
+    company.ok("roll", "2d6", "--for", "Sharpe", "--under", "8", "--why", "nerve test", "--dice", "6,5")
+    company.ok("luck", "spend", "Sharpe", "--roll", "last", "--why", "steady", "--dice", "1,2")
+    first, second = events(company, "dice.rolled")[-2:]
+    assert first["payload"]["check"]["passed"] is False
+    c = second["payload"]["check"]
+    assert (c["against"], c["target"], c["passed"], c["margin"]) == ("below", 8, True, 5)
+    company.ok("roll", "2d6", "--for", "Sharpe", "--why", "no target", "--dice", "6,5")
+    company.ok("luck", "spend", "Sharpe", "--roll", "last", "--why", "again", "--dice", "1,2")
+    assert events(company, "dice.rolled")[-1]["payload"]["check"] is None  # none asked, none recorded
 
 
 def test_a_derived_reroll_is_verifiable_by_the_audit(company):

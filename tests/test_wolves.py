@@ -125,12 +125,16 @@ def test_spending_more_than_the_hacksilver_is_refused_with_the_amount(raiders):
     ("halves", 1, 0, 1), ("halves", 3, 1, 1), ("halves", 6, 3, 0),
 ])
 def test_languages_are_1d6_halved_as_the_setting_says(raiders, rounding, die, known, half):
-    # l.51: "Knowing 1d6/2 languages." l.52: "A language can be 'half known'"
+    # l.51: "Knowing 1d6/2 languages." l.52: "A language can be 'half known'"; l.53: "All characters should
+    # share at least one 'half known language' - the speech of their erstwhile captors" (one more, shared)
     if rounding != "up":
         raiders.ok("campaign", "set", "languages_rounding", rounding)
     raiders.ok("char", "new", "Ulfhild", "--player", "Ann", "--dice", start_with(die))
     s = sheet(raiders, "Ulfhild")
-    assert (s["languages"], s["half_known_languages"]) == (known, half)
+    assert (s["languages"], s["half_known_languages"]) == (known, half + 1)
+    assert s["shared_language"].startswith("the speech of their erstwhile captors")
+    shown = raiders.ok("char", "show", "Ulfhild").stdout
+    assert "half known languages 0" not in shown and "the speech of their erstwhile captors" in shown
     (outfit,) = raiders.ok("log", "--type", "wolves.outfitted", "--json").json
     assert (outfit["payload"]["languages_die"], outfit["payload"]["languages_rounding"]) == (die, rounding)
 
@@ -363,6 +367,9 @@ def test_the_band_starts_aboard_the_karvi_and_a_new_ship_costs_triple(raiders):
     raiders.ok("ship", "add", "Sea-Wolf", "--kind", "small galley", "--how", "taken from Frisian pirates")
     assert raiders.ok("ship", "list", "--json").json[-1]["kind"] == "Galley, Small"
     assert "unknown ship" in raiders.refused("ship", "add", "Tub", "--kind", "longship").stderr
+    # l.300: "Value is the ransom paid for the return of a captured vessel - triple this to pay for a new one"
+    refused = raiders.refused("ship", "add", "Tub", "--kind", "boat", "--how", "bought at Hedeby")
+    assert "a ship bought is paid for: `tally ship buy Tub --kind Boat --by C`" in refused.stderr
     assert "already has a ship named" in raiders.refused("ship", "add", "fat cow", "--kind", "raft").stderr
 
 
@@ -494,3 +501,24 @@ def test_a_schema_1_boast_and_ship_fold_as_before():
     state = wolves.apply(state, env("ship.acquired", {"name": "S", "kind": "Karvi", "value": 1000, "rowers": 12,
                                                       "food_days": 4, "how": "taken"}, 3))
     assert (state.of("A").hit_dice, state.of("A").hp, state.ships[0]["price"]) == (1, 0, 0)
+
+
+def test_under_the_xp_rules_too_each_level_brings_a_hit_die_rolled_for_hp(tally):
+    # 002 l.103: "The level of an adventurer chiefly signifies how many hit dice she has – one per level";
+    # 000 l.49: "With 1 Hit Dice. This is rolled to determine how many HP they have. All Hit Dice are d6s."
+    t = tally  # both backends
+    t.ok("campaign", "new", "Wolves", "--rules", "wolves,xp", "--start", "0793-06-08")
+    t.ok("player", "add", "Ann")
+    t.ok("char", "new", "Ulfhild", "--player", "Ann", "--dice", START)  # 1 Hit Die, 5 HP
+    t.ok("xp", "Ulfhild", "2000", "--why", "the jarl's hoard")  # level 3: two more dice
+    dice = [e["payload"] for e in events_of(t, "wolves.level_hit_die")]
+    assert [d["level"] for d in dice] == [2, 3] and all(1 <= d["hp"] <= 6 for d in dice)
+    s = sheet(t, "Ulfhild")
+    assert (s["level"], s["hit_dice"], s["hit_dice_left"], s["hp"]) == (3, 3, 3, 5 + sum(d["hp"] for d in dice))
+    assert "level_hit_dice" not in s  # one count, not two
+    t.ok("boast", "make", "Ulfhild", "I will hold the bridge", "--reward", "hd", "--dice", "3")  # l.264: 1HD more
+    s = sheet(t, "Ulfhild")
+    assert (s["hit_dice"], s["hit_dice_left"], s["hp"]) == (4, 4, 8 + sum(d["hp"] for d in dice))
+    t.ok("xp", "Ulfhild", "-1500", "--why", "a ruling")  # back to level 1: the levels' dice and HP go
+    s = sheet(t, "Ulfhild")
+    assert (s["level"], s["hit_dice"], s["hp"]) == (1, 2, 8)

@@ -289,3 +289,22 @@ def test_an_older_xp_award_is_upcast():
     referee = {"character": "A", "amount": 10, "source": "referee", "why": "x", "treasure": None,
                "vow_open": False, "rounding": None}
     assert decode("xp.awarded", 1, referee).payload()["treasure_rule"] is None
+
+
+def test_treasure_given_with_xp_under_an_open_vow_is_halved_like_a_share(tally):
+    # 002 l.113-114: "once a vow is made, an adventurer only gains 1/2 XP from finding treasure until her
+    # vow is achieved"; l.107-108: treasure "provides XP at a rate of 1 XP/unit of currency"
+    t = tally  # both backends
+    t.ok("campaign", "new", "Chainmail", "--rules", "xp", "--start", "1024-03-01")
+    t.ok("player", "add", "Ann")
+    t.ok("char", "new", "Ada", "--player", "Ann")
+    t.ok("vow", "swear", "Ada", "Avenge my brother")
+    before = t.event_count()
+    refused = t.refused("xp", "Ada", "+300", "--why", "treasure from the barrow")
+    assert "Ada has an open vow, so treasure gives half XP (002 l.113-114)" in refused.stderr
+    assert "--treasure" in refused.stderr and t.event_count() == before
+    t.ok("xp", "Ada", "300", "--treasure", "--why", "the barrow's silver")
+    (award,) = t.ok("log", "--type", "xp.awarded", "--json").json
+    assert (award["payload"]["amount"], award["payload"]["treasure"], award["payload"]["vow_open"]) == (150, 300, True)
+    t.ok("xp", "Ada", "50", "--why", "a duel won")  # not treasure: whole
+    assert sheet(t, "Ada")["xp"] == 200

@@ -86,6 +86,7 @@ class PrayerMade(EventModel):
 @register
 class CrawlingPrayerMade(EventModel):
     type: Literal["god.crawled"] = "god.crawled"
+    schema_version = 2
     character: str
     power: int
     prayers_last_week: int
@@ -95,6 +96,7 @@ class CrawlingPrayerMade(EventModel):
     accepted: bool
     effect: str  # removed_black_mark | banked_bonus | none
     bonus: int = 0
+    stacking: str = "add"  # setting crawl_stacking: the bonus adds to one banked before, or replaces it
 
 
 @register

@@ -291,3 +291,9 @@ def _gear_v1(payload: dict) -> dict:
     # Schema 1 counted the broken items without naming them: none is known to be gone.
     return {"character": payload["character"], "count": payload["items"], "broken": [], "saved": [],
             "note": payload["note"]}
+
+
+@upcaster("god.crawled", 1)
+def _crawled_v1(payload: dict) -> dict:
+    # Before crawl_stacking a banked bonus added to any banked before.
+    return {**payload, "stacking": "add"}

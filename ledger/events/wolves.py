@@ -160,3 +160,14 @@ class ShipLost(EventModel):
     name: str
     kind: str
     why: str
+
+
+@register
+class LevelHitDieRolled(EventModel):
+    """In a campaign under the xp rules as well, a level attained brings its Hit Die (002 l.103: "one per
+    level"), a d6 rolled for HP (000 l.49): the same count the character began with and boasts add to."""
+
+    type: Literal["wolves.level_hit_die"] = "wolves.level_hit_die"
+    character: str
+    level: int
+    hp: int

@@ -76,3 +76,22 @@ def test_raised_stakes_add_a_hit_die_each_and_refused_they_pass_to_the_rival(t):
                                                                                              "Ulf", 18)
     with pytest.raises(BadInput, match="complications come from a rival who raises the stakes"):
         boast_made(t.state(), "Ulf", FEAT, dice(), reward="hd", complications=1)
+
+
+def test_with_the_xp_rules_a_level_rolls_its_hit_die_into_the_same_count():
+    # 002 l.103: "how many hit dice she has – one per level"; 000 l.49: "All Hit Dice are d6s", rolled for HP
+    from commands.xp import xp_awarded
+    from ledger.events.wolves import LevelHitDieRolled, Outfitted
+    from projections.xp import hit_dice
+    t = Table("wolves,xp")
+    t.character("Ulf", max_hp=None)
+    t.record(Outfitted(character="Ulf", strength=10, agility=10, constitution=10, hit_dice=1, hp=4,
+                       attack_bonus=2, languages=1, hacksilver=0, spent={}, lost=0))
+    events = xp_awarded(t.state(), "Ulf", 2000, "a hoard", dice=dice(5, 2))
+    assert kinds(events) == ["xp.awarded", "level.attained", "dice.rolled", "wolves.level_hit_die",
+                             "level.attained", "dice.rolled", "wolves.level_hit_die"]
+    assert [e.event.hp for e in events if isinstance(e.event, LevelHitDieRolled)] == [5, 2]
+    t.record(events)
+    t.record(boast_made(t.state(), "Ulf", FEAT, dice(6), reward="hd"))
+    view = t.world.wolves.of("Ulf").view(t.today)
+    assert (view["hit_dice"], view["hp"], hit_dice(t.world, "Ulf")) == (4, 17, (4, 4))

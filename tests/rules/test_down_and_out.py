@@ -109,6 +109,28 @@ def test_medical_aid_is_for_someone_else_down_at_0_hp(t):
         down_and_out(t.state(), "Bo", dice(), aid_by="Cass", aid_bonus=-4)
 
 
+def test_a_helper_down_and_out_gives_no_aid(t):
+    # 004 l.100: at zero HP you "can do little other than writhe in pain and compress your wounds"
+    t.record(damage_taken(t.state(), "Cass", 6, "the same orc"))
+    with pytest.raises(RuleRefused, match="Cass is down and out at 0 HP and can give no medical aid"):
+        down_and_out(t.state(), "Bo", dice(6, 6, 6, 6), aid_by="Cass")
+
+
+def test_failed_aid_stands_for_its_helper_until_the_situation_changes(t):
+    # 004 l.25: "The results of the roll stand unless the situation drastically changes ... Let It Ride"
+    t.record(down_and_out(t.state(), "Bo", dice(1, 1, 1, 1), aid_by="Cass"))
+    with pytest.raises(RuleRefused, match="Cass's medical aid for Bo failed and stands"):
+        down_and_out(t.state(), "Bo", dice(6, 6, 6, 6, 1, 1), aid_by="Cass")
+    t.record(damage_taken(t.state(), "Bo", 1, "struck again"))  # a new situation: the table again, aid again
+    assert only(down_and_out(t.state(), "Bo", dice(6, 6, 6, 6, 1, 1), aid_by="Cass"), MedicalAidRolled).succeeded
+
+
+def test_aid_that_cannot_reach_ob_3_is_not_rolled(t):
+    # 004 l.100: "Medicine Ob 3": a pool of 2 dice cannot make 3 Successes
+    with pytest.raises(RuleRefused, match="Cass's 2 dice cannot reach Medicine Ob 3"):
+        down_and_out(t.state(), "Bo", dice(6, 6), aid_by="Cass", aid_bonus=-2)
+
+
 # -- hit points ---------------------------------------------------------------------------
 
 def test_bonus_hp_take_damage_first(t):
@@ -120,7 +142,17 @@ def test_bonus_hp_take_damage_first(t):
 
 def test_a_short_rest_heals_up_to_three_and_healing_stops_at_the_maximum(t):
     # 004 l.115: "everyone in the party regains up to three Hit Points"
+    t.set("rest_rations", "optional")
     rested = [e.event for e in rest_taken(t.state(), "short", [], dice()) if isinstance(e.event, RestTaken)]
     assert [(r.character, r.healed) for r in rested] == [("Bo", 3), ("Cass", 0)]
     with pytest.raises(RuleRefused, match=r"Cass is at full HP \(6 of 6\)"):
         healing(t.state(), "Cass", 1, "a potion")
+
+
+def test_a_rest_spends_the_rations_it_costs(t):
+    # 004 l.116: "When the party takes a long rest and you spend Rations, you recovers all of your lost
+    # Hit Points" (rest_rations required: the item called Rations unless --rations names another)
+    with pytest.raises(RuleRefused, match="Bo carries no Rations: a long rest is taken spending Rations"):
+        rest_taken(t.state(), "long", ["Bo"], dice())
+    t.record(item_found(t.state(), "Bo", "rations", Kit(), "bought"))
+    assert only(rest_taken(t.state(), "long", ["Bo"], dice()), RestTaken).rations == "rations"

@@ -87,6 +87,15 @@ def test_only_an_activated_character_tries_during_a_session(t):
         wealth_attempt(t.state(), "Bo", 2, dice(6, 6))
 
 
+def test_cash_moves_only_for_an_activated_character_during_a_session(t):
+    # 004 l.496: "The other characters in the stable are considered to be occupied doing something else"
+    t.character("Bo", cash=20)
+    with pytest.raises(RuleRefused, match="Bo is not activated in session 1"):
+        cash_change(t.state(), "Bo", 3, "a job")
+    t.close_session()
+    assert only(cash_change(t.state(), "Bo", 3, "a job in downtime"), CashChanged).delta == 3
+
+
 # -- buying -----------------------------------------------------------------------
 
 def test_the_warhorse_under_the_pool_rule(t):

@@ -147,3 +147,35 @@ def test_a_battle_needs_an_answered_plea_on_both_sides_today(t):
         battle_of_gods(t.state(), "Aud", "Bjorn", dice())
     with pytest.raises(BadInput, match="a god does not battle itself"):
         battle_of_gods(t.state(), "Aud", "Aud", dice())
+
+
+# -- readings of l.873 and l.964 ------------------------------------------------------------
+
+@pytest.mark.parametrize("stacking, banked", [("add", 13), ("replace", 6)])
+def test_a_second_crawling_bonus_adds_or_replaces_as_crawl_stacking_says(t, stacking, banked):
+    # 001 l.873: "if there are no black marks to be knocked off, it increases the chance of a prayer being
+    # answered by 1-10% (throw a 10-sided die)" -- whether two such add up past 10% is setting crawl_stacking
+    t.set("crawl_stacking", stacking)
+    t.record(crawling_prayer(t.state(), "Aud", dice(1, 7)))
+    second = crawling_prayer(t.state(), "Aud", dice(1, 6))
+    assert only(second, CrawlingPrayerMade).stacking == stacking
+    t.record(second)
+    assert t.world.gods.of("Aud").bonus == banked
+
+
+@pytest.mark.parametrize("marks, power, faces, outcome, thrown", [
+    # 001 l.964: "there is a 30% chance that it will join in of its own accord": Aud's own god, thrown for
+    # only when the plea is refused (73% with +50% for interference: 74 refuses) or the cell is X
+    (0, 5, (73, 4), "answered", [[73], [4]]),
+    (0, 5, (74, 30), "joined", [[74], [30]]),
+    (0, 5, (74, 31), "refused", [[74], [31]]),
+    (4, 10, (30,), "joined", [[30]]),
+    (4, 10, (31,), "unanswerable", [[31]]),
+])
+def test_the_worshippers_own_god_may_join_in_only_on_a_refused_plea_or_an_x(marks, power, faces, outcome, thrown):
+    t = Table("gods", calendar="bifrost", start="day 1 of week 1, 1024")
+    worshipper(t, "Aud", "Tyr", power=power, alignment="2B")
+    black_marks(t, "Aud", marks)
+    events = prayer(t.state(), "Aud", dice(*faces), interference=True)
+    made = only(events, PrayerMade)
+    assert (made.outcome, rolls(events), made.god) == (outcome, thrown, "Tyr")

@@ -68,3 +68,10 @@ def test_an_open_wound_kills_on_a_1(t):
         "dice.rolled", "wound.open_checked", "character.died"]
     with pytest.raises(RuleRefused, match="Doc has no open wound to check"):
         open_wounds_checked(t.state(), "Doc", dice(1))
+
+
+def test_luck_regained_records_what_the_cap_lets_in(t):
+    # 003 l.311-313: luck points, spent on re-rolls; how many may be held is setting luck_cap (3)
+    from commands.skirmish import luck_regained
+    from ledger.events.skirmish import LuckChanged
+    assert only(luck_regained(t.state(), "Jack", 5), LuckChanged).delta == 3 - t.world.skirmish.of("Jack").luck
