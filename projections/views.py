@@ -314,8 +314,10 @@ def _kept_series(steps, fields: list[str], out: dict) -> dict:
 
 
 def reputation_series(ctx) -> dict[str, list[tuple[int, int]]]:
-    """The Company's Reputation with each Faction over game time up to the point."""
-    from projections.company import reputation_after
+    """The Company's Reputation with each Faction over game time up to the point:
+    the running total in game-date order, as the fold keeps it (a change logged
+    late moves every later point), not each change's value as decided."""
+    from projections.company import reputation_step
 
     out: dict[str, list[tuple[int, int]]] = {}
     names: dict[str, str] = {}
@@ -324,7 +326,7 @@ def reputation_series(ctx) -> dict[str, list[tuple[int, int]]]:
             k = key(e.payload["faction"])
             faction = names.setdefault(k, e.payload["faction"])
             points = out.setdefault(faction, [])
-            value = reputation_after(e.payload)
+            value = reputation_step(points[-1][1] if points else 0, e.payload)
             if points and points[-1][0] == e.game_time:
                 points[-1] = (e.game_time, value)
             else:
