@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Optional, Sequence
 
 from commands.base import character_stream, clean_name, find_character, player_stream, record
@@ -161,11 +162,15 @@ def retirement(state: State, name: str, dice: Dice, *, rep_faction: Optional[str
     skill_points, wealth_ranks = coeac.retirement_legacy(character.boons, character.wealth)
     batch = Batch(state, dice)
     faction = clean_name(rep_faction, "--rep-faction") if rep_faction else None
-    batch.add(character_stream(character.name), CharacterRetired(
-        name=character.name, player=character.player, boons=character.boons, wealth=character.wealth,
-        skill_points=skill_points, wealth_ranks=wealth_ranks, rep_faction=faction))
+    retired = CharacterRetired(name=character.name, player=character.player, boons=character.boons,
+                               wealth=character.wealth, skill_points=skill_points, wealth_ranks=wealth_ranks,
+                               rep_faction=faction)
+    first = batch.add(character_stream(character.name), retired)
     if faction:
-        _faction_roll(state, batch, character, faction)
+        total, before = _faction_roll(state, batch, character, faction)
+        # The retirement records what the roll was decided on: its premise along the timeline (l.518).
+        batch.events[first.index] = dataclasses.replace(
+            batch.events[first.index], event=retired.model_copy(update={"faction_roll": total, "rep_before": before}))
     return batch.done()
 
 
@@ -177,7 +182,7 @@ def retire(store: Store, campaign: Optional[str], name: str, *, actor: str,
                   game_date=game_date, ruling=ruling)
 
 
-def _faction_roll(state: State, batch: Batch, character: Character, faction: str) -> None:
+def _faction_roll(state: State, batch: Batch, character: Character, faction: str) -> tuple[int, int]:
     """l.518: 1d6 + one per full five Boons; above the current Reputation, +1 (never past +6)."""
     bonus = character.boons // 5
     roll, _, total = batch.roll(f"1d6+{bonus}", character=character.name,
@@ -187,3 +192,4 @@ def _faction_roll(state: State, batch: Batch, character: Character, faction: str
         batch.add(f"faction:{key(faction)}", ReputationChanged(
             faction=faction, requested=1, before=before, limit=coeac.REPUTATION_LIMIT,
             why=f"{character.name} retired: 1d6+{bonus} = {total} > {before}"), cause=roll)
+    return total, before

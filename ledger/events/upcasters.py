@@ -286,3 +286,12 @@ def _gear_v1(payload: dict) -> dict:
     # Schema 1 counted the broken items without naming them: none is known to be gone.
     return {"character": payload["character"], "count": payload["items"], "broken": [], "saved": [],
             "note": payload["note"]}
+
+
+# -- issue 28: a retirement records the faction roll it decided on ------------
+
+@upcaster("character.retired", 1)
+def _retired_v1(payload: dict) -> dict:
+    # The roll was logged beside it but not the Reputation it beat: nothing to hold a late fact to.
+    payload.update(faction_roll=None, rep_before=None)
+    return payload
