@@ -215,6 +215,7 @@ def retire(
     ctx: typer.Context,
     name: str = typer.Argument(..., help="The character to retire."),
     rep_faction: Optional[str] = typer.Option(None, "--rep-faction", help="A Faction the retiree was tied to."),
+    new_faction: bool = typer.Option(False, "--new-faction", help="The --rep-faction is named for the first time."),
     dice: Optional[str] = typer.Option(None, "--dice", help="The faction roll's d6, rolled by hand."),
     json: bool = JSON_OPTION,
     game_date: Optional[str] = GAME_DATE, ruling: Optional[str] = RULING,
@@ -222,7 +223,7 @@ def retire(
     """Retire a character (start of a session or between sessions only)."""
     opts = options(ctx)
     recorded = commands.retire(opts.store(), opts.campaign, name, actor=opts.who(),
-                               **opts.late(game_date, ruling), rep_faction=rep_faction,
+                               **opts.late(game_date, ruling), rep_faction=rep_faction, new_faction=new_faction,
                                hand=faces(dice))
     if json:
         print_json([e.to_dict() for e in recorded])

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Optional, Sequence
 
-from commands.base import clean_name, clean_text, record
+from commands.base import clean_name, clean_text, find_character, record
 from commands.dice_sources import Dice, Faces, Rolled
 from projections.reading import Context, query
 from ledger.dice import check
@@ -171,8 +171,10 @@ def roll_seeded(store: Store, campaign: Optional[str], text: str, *, actor: str,
     seeded: list[Optional[bool]] = []
 
     def decide(ctx: Context) -> list[NewEvent]:
+        # A roll for no character (misspelt, dead, never created) would be kept under a name no sheet has.
+        whose = find_character(ctx, character).name if character else None
         seeded.append(None if hand is not None else bool(current_epoch(ctx).client_seed))
-        return [roll_event(ctx, text, character=character, why=why, hand=hand, against=against)]
+        return [roll_event(ctx, text, character=whose, why=why, hand=hand, against=against)]
 
     return record(store, campaign, actor, decide)[0], seeded[-1]
 

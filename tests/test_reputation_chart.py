@@ -15,7 +15,7 @@ from tests.chronicle_support import get, serving
 def _three_changes_logged_backwards(tally) -> None:
     tally.ok("campaign", "new", "C", "--rules", "coeac", "--start", "1024-01-01")
     tally.ok("calendar", "advance", "6d")
-    tally.ok("rep", "River Guild", "-6", "--why", "burnt the barge")
+    tally.ok("rep", "River Guild", "-6", "--why", "burnt the barge", "--new")
     tally.ok("rep", "River Guild", "+5", "--why", "paid the toll", "--game-date", "1024-01-05")
     tally.ok("rep", "River Guild", "+4", "--why", "saved a pilot", "--game-date", "1024-01-03")
     assert tally.ok("rep", "show", "--json").json == {"River Guild": 0}

@@ -8,7 +8,7 @@ def _cass_retires(tally):
     tally.ok("campaign", "new", "C", "--rules", "coeac", "--start", "1024-03-01")
     tally.ok("player", "add", "Ann")
     tally.ok("char", "new", "Cass", "--player", "Ann", "--max-hp", "5", "--boons", "10")
-    tally.ok("rep", "Guild", "+1", "--why", "an old favour")
+    tally.ok("rep", "Guild", "+1", "--why", "an old favour", "--new")
     tally.ok("calendar", "advance", "2w")
     tally.ok("retire", "Cass", "--rep-faction", "Guild", "--dice", "1")  # 1 + 10//5 = 3 > 1: +1
     assert tally.ok("rep", "show", "--json").json == {"Guild": 2}
