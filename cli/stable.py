@@ -16,6 +16,7 @@ from projections.timeline import Pin
 from ledger.errors import NotFound
 from projections.describe import line
 from projections.company import reputation_after
+from projections.rulings import by_ruling
 from projections.sheet import sheet as full_sheet
 
 player_app = typer.Typer(help="Players: the people at the table.", no_args_is_help=True)
@@ -78,7 +79,17 @@ def sheet_of(ctx, name: str) -> dict:
     found = full_sheet(ctx.world, name)
     if found is None:
         raise NotFound(f"no character named {name!r} (see `tally char list`)")
+    ruled = by_ruling(ctx, found)
+    if ruled:  # a figure no ordinary command could leave there: the ruling that accepted it
+        found["by_ruling"] = ruled
     return found
+
+
+def ruling_note(ruling) -> str:
+    """How a figure standing by a ruling is marked in text."""
+    if ruling is None:
+        return "BY RULING"
+    return f"BY RULING #{ruling['position']} ({ruling['ruled_by']}: {ruling['ruling']})"
 
 
 @char_app.command("show")
@@ -94,9 +105,16 @@ def char_show(ctx: typer.Context, name: str = typer.Argument(..., help="The char
         print_json(sheet)
         return
     shown = play_sheet(sheet) if "inventory" in sheet else []
-    done = {field for field, _ in shown} | COEAC_FIELDS
-    print_pairs(shown + [(field.replace("_", " "), _shown(value)) for field, value in sheet.items()
-                         if field not in done and (value not in (None, [], {}) or field in ("name", "status"))])
+    done = {field for field, _ in shown} | COEAC_FIELDS | {"by_ruling"}
+    rows = shown + [(field.replace("_", " "), _shown(value)) for field, value in sheet.items()
+                    if field not in done and (value not in (None, [], {}) or field in ("name", "status"))]
+    ruled = {SHOWN_AS.get(f, f.replace("_", " ")): r for f, r in sheet.get("by_ruling", {}).items()}
+    print_pairs([(label, f"{value} — {ruling_note(ruled[label])}" if label in ruled else value)
+                 for label, value in rows])
+
+
+# The play sheet's row each marked figure is shown in.
+SHOWN_AS = {"hp": "HP", "bonus_hp": "HP"}
 
 
 # The coeac sheet's figures, laid out by play_sheet; anything else prints as it comes.

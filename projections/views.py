@@ -15,6 +15,7 @@ from projections.describe import line
 from ledger.names import key
 from projections.sheet import sheet
 from projections.timeline import VOID, recorded
+from projections import rulings
 from projections.why import Folded, figure_types, fold_held, sheet_moved, story, subject_figure, unknown_subject
 
 # Events that follow from another are appended in its transaction: looked for this far after it.
@@ -215,6 +216,7 @@ def figure_story(ctx, subject: str, field: Optional[str], folded=None) -> tuple[
     if not found and told.figure(ctx.world) is None:
         raise BadInput(f"{subject} has no field {field!r} (see `tally char show {subject} --json`)")
     _dated(ctx, found)
+    rulings.mark_rows(ctx, found)
     return told.label, told.figure(ctx.world), found
 
 
@@ -239,6 +241,7 @@ def figure_story_page(ctx, subject: str, field: Optional[str], folded=None, befo
     if not found and told.figure(ctx.world) is None:
         raise BadInput(f"{subject} has no field {field!r} (see `tally char show {subject} --json`)")
     _dated(ctx, found)
+    rulings.mark_rows(ctx, found)
     earlier = f"{found[0]['game_time']}-{found[0]['position']}" if more and found else None
     return told.label, told.figure(ctx.world), found, earlier
 
