@@ -47,7 +47,7 @@ def every_break(ctx, new_events: Sequence[NewEvent], *, stop: bool = False) -> l
     fold order, with what would no longer hold; ``stop``: the first only. The
     fold goes on past a break as a ruling would leave it, and ends at an event
     that would no longer fold at all."""
-    found: list[tuple[Envelope, str]] = []
+    breaks: list[tuple[Envelope, str]] = []
     tx, name = ctx.tx, ctx.name
     pending = _pending(ctx, new_events)
     voided = {e.payload["target"] for e in pending if e.type == VOID}
@@ -58,12 +58,12 @@ def every_break(ctx, new_events: Sequence[NewEvent], *, stop: bool = False) -> l
         if found is not None:
             starts.append((found.game_time, found.position))
     if not starts:
-        return found
+        return breaks
     first = min(starts)
     later = tx.read(name, upto=ctx.upto, from_day=first[0] + (0 if voided else 1), fold_order=True,
                     payload_if=_read)
     if next(later, None) is None:  # nothing recorded on a later day: the command decided against it all
-        return found
+        return breaks
     later.close()
     # A fact for the day the command was decided on goes after every event of
     # that day: the world the command loaded is where the fold starts. A void
@@ -86,15 +86,15 @@ def every_break(ctx, new_events: Sequence[NewEvent], *, stop: bool = False) -> l
         try:
             world = world_model.apply(world, e)
         except Unfoldable:  # what it acts on would not be there (any other error is a bug: it goes up)
-            found.append((e, UNFOLDABLE))
-            return found
+            breaks.append((e, UNFOLDABLE))
+            return breaks
         if checking and problem is None:
             problem = invariants(world, e)
         if problem is not None and not (e.position <= ctx.upto and baseline.broken_at(e)):
-            found.append((e, problem))
+            breaks.append((e, problem))
             if stop:
-                return found
-    return found
+                return breaks
+    return breaks
 
 
 class _Baseline:
