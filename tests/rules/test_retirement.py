@@ -15,7 +15,7 @@ def _cass(rep: int) -> Table:
     t.player("Ann")
     t.record(CharacterCreated(name="Cass", player="Ann", max_hp=6, opening={"boons": 10}))
     if rep:
-        t.record(reputation_change(t.state(), "Guild", rep, "before"))
+        t.record(reputation_change(t.state(), "Guild", rep, "before", new=True))
     return t
 
 
