@@ -65,3 +65,13 @@ def test_the_ruling_records_every_event_it_breaks(tally):
     assert f"event {first} (cash.changed, 1024-03-15): A's Cash would be -3" in breaks
     assert f"event {third} (cash.changed, 1024-03-17): A's Cash would be -5" in breaks
     assert tally.ok("char", "show", "A", "--json").json["by_ruling"]["cash"]["ruling"] == "a debt"
+
+
+def test_a_schema_1_ruling_reads_its_one_broken_event_off_its_words():
+    from ledger.events.registry import decode
+
+    old = {"ruling": "on credit", "breaks": "event 12 (cash.changed, 1024-03-05): A's Cash would be -1, below zero",
+           "ruled_by": "referee"}
+    assert decode("ledger.ruling", 1, dict(old)).broken == [12]
+    itself = {**old, "breaks": "this fact itself: A's Cash would be -1, below zero"}
+    assert decode("ledger.ruling", 1, itself).broken == []

@@ -50,3 +50,11 @@ def test_a_retirement_without_a_faction_roll_rests_on_no_reputation():
     t = _cass(1)
     (retired_at,) = t.record(retirement(t.state(), "Cass", dice()))
     assert premises(_cass(5).world, retired_at) is None
+
+
+def test_a_schema_1_retirement_recorded_no_roll_to_hold():
+    from ledger.events.registry import decode
+
+    old = decode("character.retired", 1, {"name": "Cass", "player": "Ann", "boons": 10, "wealth": 3,
+                                          "skill_points": 2, "wealth_ranks": 1, "rep_faction": "Guild"})
+    assert (old.faction_roll, old.rep_before) == (None, None)
