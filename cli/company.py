@@ -55,6 +55,8 @@ def rep(ctx: typer.Context,
         why: Optional[str] = typer.Option(None, "--why", help="What the Company did."),
         at_event: Optional[int] = AT_EVENT, as_of: Optional[str] = AS_OF,
         as_recorded: Optional[str] = AS_RECORDED, at_session: Optional[str] = AT_SESSION, json: bool = JSON_OPTION,
+        new: bool = typer.Option(False, "--new", help="The Faction is named for the first time (a name the "
+                                 "ledger does not know is otherwise refused, with the near name)."),
         game_date: Optional[str] = GAME_DATE, ruling: Optional[str] = RULING) -> None:
     """Change the Company's Reputation with a Faction (clamped to ±6), or `rep show`."""
     opts = options(ctx)
@@ -69,7 +71,7 @@ def rep(ctx: typer.Context,
     if delta is None or why is None:
         raise BadInput("write `tally rep FACTION ±N --why TEXT`, or `tally rep show`")
     changed = commands.change_reputation(opts.store(), opts.campaign, faction, delta, why=why, actor=opts.who(),
-                                         **opts.late(game_date, ruling))
+                                         new=new, **opts.late(game_date, ruling))
     if json:
         print_json(changed.to_dict())
         return

@@ -36,7 +36,7 @@ def roll(
     ctx: typer.Context,
     expression: str = typer.Argument(..., help="e.g. 2d6, 3d6kh2, 4d6dl1, 6d6s4, 1d6!, 1d10xo10, 4d6rr1, d%, dA, "
                                                 "3d6*10, 1d6/2 (docs/dice.md)."),
-    character: Optional[str] = typer.Option(None, "--for", help="Whose roll this is."),
+    character: Optional[str] = typer.Option(None, "--for", help="Whose roll this is: an active character of the campaign."),
     why: Optional[str] = typer.Option(None, help="What the roll is for."),
     dice: Optional[str] = typer.Option(None, "--dice", help="Faces rolled by hand, in the order they were read, "
                                                             "e.g. 4,6,1 (recorded, not verifiable; 0 on a d10 or "

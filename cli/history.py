@@ -14,6 +14,9 @@ from ledger.errors import BadInput, NotFound
 from projections.timeline import SESSION_EDGES, Pin
 from projections.views import figure_story
 from projections.why import world_diff
+from projections.rulings import by_ruling
+from projections.sheet import sheet as full_sheet
+from cli.stable import ruling_note
 
 
 def why(ctx: typer.Context,
@@ -28,13 +31,26 @@ def why(ctx: typer.Context,
     opts = options(ctx)
     point = Pin(at_event, as_of, as_recorded, at_session)
     keep_up(opts.store(), opts.campaign)  # the figure's story is read off the kept histories
-    label, value, rows = query(opts.store(), opts.campaign, lambda c: figure_story(c, subject, field), point=point)
+    label, value, rows, ruled = query(opts.store(), opts.campaign,
+                                      lambda c: (*figure_story(c, subject, field), _standing(c, subject, field)),
+                                      point=point)
     if json:
-        print_json({"figure": label, "value": value, "changes": rows})
+        print_json({"figure": label, "value": value, "changes": rows,
+                    **({"by_ruling": ruled[field]} if ruled else {})})
         return
+    title = f"{label}: {value}" + (f" — {ruling_note(ruled[field])}" if ruled else "")
     print_table(["#", "game date", "from", "to", "because", "roll", "note"],
                 [(r["position"], r["game_date"], r["before"], r["after"], r["what"], r["roll"] or "", _note(r))
-                 for r in rows], title=f"{label}: {value}")
+                 for r in rows], title=title)
+
+
+def _standing(ctx, subject: str, field: Optional[str]) -> Optional[dict]:
+    """{field: the ruling} when the figure is a character's and stands by a ruling now."""
+    found = full_sheet(ctx.world, subject) if field else None
+    if found is None:
+        return None
+    ruled = by_ruling(ctx, found)
+    return {field: ruled[field]} if field in ruled else None
 
 
 def _note(row: dict) -> str:
@@ -45,6 +61,8 @@ def _note(row: dict) -> str:
             f"; would have made it {row['would_be']}" if row["would_be"] != row["before"] else ""))
     elif not row["changed"]:
         notes.append("no change")
+    if row.get("ruling"):
+        notes.append("accepted " + ruling_note(row["ruling"]))
     if row["late"]:
         late = row["late"]
         notes.append(f"late: logged on {late['recorded_date']} ({late['recorded_at'][:16].replace('T', ' ')} UTC) "

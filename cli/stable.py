@@ -16,6 +16,7 @@ from projections.timeline import Pin
 from ledger.errors import NotFound
 from projections.describe import line
 from projections.company import reputation_after
+from projections.rulings import by_ruling
 from projections.sheet import sheet as full_sheet
 
 player_app = typer.Typer(help="Players: the people at the table.", no_args_is_help=True)
@@ -78,7 +79,17 @@ def sheet_of(ctx, name: str) -> dict:
     found = full_sheet(ctx.world, name)
     if found is None:
         raise NotFound(f"no character named {name!r} (see `tally char list`)")
+    ruled = by_ruling(ctx, found)
+    if ruled:  # a figure no ordinary command could leave there: the ruling that accepted it
+        found["by_ruling"] = ruled
     return found
+
+
+def ruling_note(ruling) -> str:
+    """How a figure standing by a ruling is marked in text."""
+    if ruling is None:
+        return "BY RULING"
+    return f"BY RULING #{ruling['position']} ({ruling['ruled_by']}: {ruling['ruling']})"
 
 
 @char_app.command("show")
@@ -95,12 +106,22 @@ def char_show(ctx: typer.Context, name: str = typer.Argument(..., help="The char
         return
     coeac = "inventory" in sheet  # a coeac sheet, laid out by play_sheet; any other prints field by field
     shown = play_sheet(sheet) if coeac else []
-    done = {field for field, _ in shown} | (COEAC_FIELDS if coeac else set()) | {"d20_save_modifiers"}
+    done = {field for field, _ in shown} | (COEAC_FIELDS if coeac else set()) | {"d20_save_modifiers", "by_ruling"}
     if "d20_saves" in sheet:
         sheet = {**sheet, "d20_saves": _d20_saves(sheet["d20_saves"], sheet["d20_save_modifiers"])}
-    print_pairs(shown + [(LABELS.get(field, field.replace("_", " ")), SHOWN.get(field, _shown)(value))
-                         for field, value in sheet.items()
-                         if field not in done and (value not in (None, [], {}) or field in ("name", "status"))])
+    rows = shown + [(_label(field), SHOWN.get(field, _shown)(value)) for field, value in sheet.items()
+                    if field not in done and (value not in (None, [], {}) or field in ("name", "status"))]
+    ruled = {SHOWN_AS.get(f, _label(f)): r for f, r in sheet.get("by_ruling", {}).items()}
+    print_pairs([(label, f"{value} — {ruling_note(ruled[label])}" if label in ruled else value)
+                 for label, value in rows])
+
+
+def _label(field: str) -> str:
+    return LABELS.get(field, field.replace("_", " "))
+
+
+# The play sheet's row each marked figure is shown in.
+SHOWN_AS = {"hp": "HP", "bonus_hp": "HP"}
 
 
 # The coeac sheet's figures, laid out by play_sheet; anything else prints as it comes.
@@ -245,6 +266,7 @@ def retire(
     ctx: typer.Context,
     name: str = typer.Argument(..., help="The character to retire."),
     rep_faction: Optional[str] = typer.Option(None, "--rep-faction", help="A Faction the retiree was tied to."),
+    new_faction: bool = typer.Option(False, "--new-faction", help="The --rep-faction is named for the first time."),
     dice: Optional[str] = typer.Option(None, "--dice", help="The faction roll's d6, rolled by hand."),
     json: bool = JSON_OPTION,
     game_date: Optional[str] = GAME_DATE, ruling: Optional[str] = RULING,
@@ -252,7 +274,7 @@ def retire(
     """Retire a character (start of a session or between sessions only)."""
     opts = options(ctx)
     recorded = commands.retire(opts.store(), opts.campaign, name, actor=opts.who(),
-                               **opts.late(game_date, ruling), rep_faction=rep_faction,
+                               **opts.late(game_date, ruling), rep_faction=rep_faction, new_faction=new_faction,
                                hand=faces(dice))
     if json:
         print_json([e.to_dict() for e in recorded])

@@ -12,7 +12,7 @@ from commands import late_facts
 from ledger import text
 from ledger.envelope import Envelope, NewEvent
 from ledger.errors import NotFound, RuleRefused
-from ledger.names import key
+from ledger.names import key, nearest
 from ledger.store import Store
 from projections import replay
 from commands.state import State
@@ -82,7 +82,9 @@ def player_stream(name: str) -> str:
 def find_character(state: Reads, name: str, *, active: bool = True) -> Character:
     character = state.world.stable.character(name)
     if character is None:
-        raise NotFound(f"no character named {name!r} in campaign {state.name} (see `tally char list`)")
+        near = nearest(name, [c.name for c in state.world.stable.characters.values() if c.status == "active"])
+        meant = f": did you mean {near}?" if near else ""
+        raise NotFound(f"no character named {name!r} in campaign {state.name}{meant} (see `tally char list`)")
     if active and character.status != "active":
         raise RuleRefused(f"{character.name} is {character.status}: only active characters can do that")
     return character

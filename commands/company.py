@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Optional, Sequence
+from typing import Iterable, Optional, Sequence
 
 from ledger import settings
 from commands.base import acting, clean_name, clean_text, find_character, record
@@ -12,6 +12,7 @@ from commands.batch import Batch
 from commands.dice import dice_of
 from commands.dice_sources import Dice
 from commands.state import State, state_of
+from commands.factions import faction_named, known_factions
 from commands.economy import Plan, attempt_period, check_rank_up, check_wager
 from ledger.envelope import Envelope, NewEvent
 from ledger.errors import BadInput, NotFound, RuleRefused
@@ -113,24 +114,30 @@ def improve(store, campaign, name: str, *, wager: int, by: str, tags: Sequence[s
         game_date=game_date, ruling=ruling)
 
 
-def reputation_change(state: State, faction: str, delta: int, why: str) -> list[NewEvent]:
+def reputation_change(state: State, faction: str, delta: int, why: str, *, new: bool = False,
+                      known: Optional[Iterable[str]] = None) -> list[NewEvent]:
+    """``known``: the Factions the ledger names on any day (default: those the
+    world holds); a name outside them is a first mention and needs ``new``."""
     state.require("coeac")
     if delta == 0:
         raise BadInput("a Reputation change of 0 changes nothing")
     # l.201: to a limit of ±6; a clamp, not an error. The fold applies it.
-    known = next((n for n, _ in state.world.company.reputation.values() if key(n) == key(faction)), faction)
+    if known is None:
+        known = [n for n, _ in state.world.company.reputation.values()]
+    named = faction_named(faction, known, new=new)
     return [NewEvent(f"faction:{key(faction)}", ReputationChanged(
-        faction=known, requested=delta, before=state.world.company.rep(faction), limit=coeac.REPUTATION_LIMIT,
+        faction=named, requested=delta, before=state.world.company.rep(faction), limit=coeac.REPUTATION_LIMIT,
         why=why),
         game_time=state.today, session=state.session_number)]
 
 
-def change_reputation(store, campaign, faction: str, delta: int, *, why: str, actor: str,
+def change_reputation(store, campaign, faction: str, delta: int, *, why: str, actor: str, new: bool = False,
                       game_date: Optional[str] = None, ruling: Optional[str] = None) -> Envelope:
     faction = clean_name(faction, "a faction's name")
     why = clean_text(why, "--why")
-    return record(store, campaign, actor, lambda ctx: reputation_change(state_of(ctx), faction, delta, why),
-                  game_date=game_date, ruling=ruling)[0]
+    return record(store, campaign, actor, lambda ctx: reputation_change(
+        state_of(ctx), faction, delta, why, new=new, known=known_factions(ctx)),
+        game_date=game_date, ruling=ruling)[0]
 
 
 # -- the Company's treasury (l.176, l.183) -------------------------------------------

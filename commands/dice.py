@@ -6,7 +6,7 @@ from pathlib import Path
 from typing import Optional, Sequence
 
 from commands import sealed
-from commands.base import activated, clean_name, clean_text, record
+from commands.base import activated, clean_name, clean_text, find_character, record
 from commands.dice_sources import Dice, Faces, Rolled
 from projections.reading import Context, query
 from ledger.dice import check
@@ -179,16 +179,18 @@ def roll_seeded(store: Store, campaign: Optional[str], text: str, *, actor: str,
     seeded: list[Optional[bool]] = []
 
     def decide(ctx: Context) -> list[NewEvent]:
-        _for_activated(ctx, character)
+        # A roll for no character (misspelt, dead, never created) would be kept under a name no sheet has.
+        whose = find_character(ctx, character).name if character else None
+        _for_activated(ctx, whose)
         seeded.append(None if hand is not None else bool(current_epoch(ctx).client_seed))
-        return [roll_event(ctx, text, character=character, why=why, hand=hand, against=against, on=on)]
+        return [roll_event(ctx, text, character=whose, why=why, hand=hand, against=against, on=on)]
 
     return record(store, campaign, actor, decide)[0], seeded[-1]
 
 
 def _for_activated(ctx: Context, name: Optional[str]) -> None:
     """A roll --for a character of the stable, in a session, is that character acting: only the
-    activated act (004 l.496). A name that is no character is left to the roll's own checks."""
+    activated act (004 l.496)."""
     character = ctx.world.stable.character(name) if name else None
     if character is not None:
         activated(ctx, character)

@@ -38,6 +38,16 @@ def _pending(ctx, new_events: Sequence[NewEvent]) -> list[Envelope]:
 def first_break(ctx, new_events: Sequence[NewEvent]) -> Optional[tuple[Envelope, str]]:
     """The first event recorded after the new ones' place in the timeline that
     they would break, with what would no longer hold; or None."""
+    found = every_break(ctx, new_events, stop=True)
+    return found[0] if found else None
+
+
+def every_break(ctx, new_events: Sequence[NewEvent], *, stop: bool = False) -> list[tuple[Envelope, str]]:
+    """Every event (the new ones included) that the new ones would break, in
+    fold order, with what would no longer hold; ``stop``: the first only. The
+    fold goes on past a break as a ruling would leave it, and ends at an event
+    that would no longer fold at all."""
+    breaks: list[tuple[Envelope, str]] = []
     tx, name = ctx.tx, ctx.name
     pending = _pending(ctx, new_events)
     voided = {e.payload["target"] for e in pending if e.type == VOID}
@@ -48,12 +58,12 @@ def first_break(ctx, new_events: Sequence[NewEvent]) -> Optional[tuple[Envelope,
         if found is not None:
             starts.append((found.game_time, found.position))
     if not starts:
-        return None
+        return breaks
     first = min(starts)
     later = tx.read(name, upto=ctx.upto, from_day=first[0] + (0 if voided else 1), fold_order=True,
                     payload_if=_read)
     if next(later, None) is None:  # nothing recorded on a later day: the command decided against it all
-        return None
+        return breaks
     later.close()
     # A fact for the day the command was decided on goes after every event of
     # that day: the world the command loaded is where the fold starts. A void
@@ -76,12 +86,15 @@ def first_break(ctx, new_events: Sequence[NewEvent]) -> Optional[tuple[Envelope,
         try:
             world = world_model.apply(world, e)
         except Unfoldable:  # what it acts on would not be there (any other error is a bug: it goes up)
-            return e, UNFOLDABLE
+            breaks.append((e, UNFOLDABLE))
+            return breaks
         if checking and problem is None:
             problem = invariants(world, e)
         if problem is not None and not (e.position <= ctx.upto and baseline.broken_at(e)):
-            return e, problem
-    return None
+            breaks.append((e, problem))
+            if stop:
+                return breaks
+    return breaks
 
 
 class _Baseline:
@@ -107,29 +120,37 @@ UNFOLDABLE = "what it acts on would no longer exist"
 
 def checked(ctx, new_events: Sequence[NewEvent], ruling: Optional[str]) -> list[NewEvent]:
     """The events to append: as decided, refused if they break the timeline,
-    or with the referee's ruling that accepts them anyway."""
+    or with the referee's ruling that accepts them anyway (naming every event
+    it breaks, so a figure standing by it can say so: projections/rulings.py)."""
     new_events = list(new_events)
     if not new_events:
         return new_events
-    found = first_break(ctx, new_events)
-    if found is None:
+    found = every_break(ctx, new_events, stop=ruling is None)
+    if not found:
         if ruling is not None:
             raise RuleRefused("--ruling accepts a fact that breaks a later event, and this one breaks none: "
                               "repeat the command without --ruling")
         return new_events
-    e, problem = found
-    day = ctx.campaign.calendar.format(e.game_time)
-    where = "this fact itself" if e.position > ctx.upto else f"event {e.position} ({e.type}, {day})"
-    if problem is UNFOLDABLE and e.position <= ctx.upto:
+    e, problem = found[0]
+    where = _where(ctx, e)
+    if found[-1][1] is UNFOLDABLE and found[-1][0].position <= ctx.upto:
         # No ruling can accept this one: every later command would fail to fold the campaign.
-        raise RuleRefused(f"this would break {where}: {problem}, and the ledger could no longer be folded. "
-                          f"Void event {e.position} first; nothing was written")
+        e, problem = found[-1]
+        raise RuleRefused(f"this would break {_where(ctx, e)}: {problem}, and the ledger could no longer be "
+                          f"folded. Void event {e.position} first; nothing was written")
     if ruling is None:
         raise RuleRefused(
             f"this would break {where}: {problem}. Void event {e.position} and record it again, or repeat "
             f"the command with --ruling \"why\" to accept it; nothing was written"
             if e.position <= ctx.upto else f"this would break {where}: {problem}; nothing was written")
     first = new_events[0]
-    return new_events + [NewEvent(first.stream, RulingRecorded(ruling=ruling, breaks=f"{where}: {problem}",
+    breaks = "; ".join(f"{_where(ctx, b)}: {p}" for b, p in found)
+    return new_events + [NewEvent(first.stream, RulingRecorded(ruling=ruling, breaks=breaks,
+                                                               broken=[b.position for b, _ in found],
                                                                ruled_by=ctx.actor),
                                   game_time=first.game_time, session=first.session, cause=Pending(0))]
+
+
+def _where(ctx, e: Envelope) -> str:
+    day = ctx.campaign.calendar.format(e.game_time)
+    return "this fact itself" if e.position > ctx.upto else f"event {e.position} ({e.type}, {day})"

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Optional, Sequence
 
 from commands.base import character_stream, clean_name, find_character, player_stream, record
 from commands.batch import Batch
 from commands.dice import dice_of
 from commands.dice_sources import Dice
+from commands.factions import faction_named, known_factions
 from commands.state import State, state_of
 from commands.skirmish import start_skirmisher
 from commands.wolves import outfit_into
@@ -144,9 +146,11 @@ def _legacy(owner, retirement_skills, state: State) -> dict:
             "inherited_wealth": legacy["wealth_ranks"]}
 
 
-def retirement(state: State, name: str, dice: Dice, *, rep_faction: Optional[str] = None) -> list[NewEvent]:
+def retirement(state: State, name: str, dice: Dice, *, rep_faction: Optional[str] = None,
+               new_faction: bool = False, known: Optional[Sequence[str]] = None) -> list[NewEvent]:
     """004 l.513-519: at a session's start or between sessions; the legacy the player's next character
-    inherits, and with ``rep_faction`` the faction roll (l.518)."""
+    inherits, and with ``rep_faction`` the faction roll (l.518). ``known``: the Factions the ledger
+    names (default: those the world holds); another needs ``new_faction``."""
     state.require("coeac")
     character = find_character(state, name)
     session = state.session
@@ -160,24 +164,34 @@ def retirement(state: State, name: str, dice: Dice, *, rep_faction: Optional[str
             raise RuleRefused(f"{character.name} is activated for session {session.number} and cannot retire in it")
     skill_points, wealth_ranks = coeac.retirement_legacy(character.boons, character.wealth)
     batch = Batch(state, dice)
-    faction = clean_name(rep_faction, "--rep-faction") if rep_faction else None
-    batch.add(character_stream(character.name), CharacterRetired(
-        name=character.name, player=character.player, boons=character.boons, wealth=character.wealth,
-        skill_points=skill_points, wealth_ranks=wealth_ranks, rep_faction=faction))
+    faction = None
+    if rep_faction:
+        known = [n for n, _ in state.world.company.reputation.values()] if known is None else known
+        faction = faction_named(clean_name(rep_faction, "--rep-faction"), known, new=new_faction,
+                                flag="--new-faction")
+    retired = CharacterRetired(name=character.name, player=character.player, boons=character.boons,
+                               wealth=character.wealth, skill_points=skill_points, wealth_ranks=wealth_ranks,
+                               rep_faction=faction)
+    first = batch.add(character_stream(character.name), retired)
     if faction:
-        _faction_roll(state, batch, character, faction)
+        total, before = _faction_roll(state, batch, character, faction)
+        # The retirement records what the roll was decided on: its premise along the timeline (l.518).
+        batch.events[first.index] = dataclasses.replace(
+            batch.events[first.index], event=retired.model_copy(update={"faction_roll": total, "rep_before": before}))
     return batch.done()
 
 
 def retire(store: Store, campaign: Optional[str], name: str, *, actor: str,
-           rep_faction: Optional[str] = None, hand: Optional[Sequence[int]] = None,
+           rep_faction: Optional[str] = None, new_faction: bool = False, hand: Optional[Sequence[int]] = None,
            game_date: Optional[str] = None, ruling: Optional[str] = None) -> list[Envelope]:
     return record(store, campaign, actor,
-                  lambda ctx: retirement(state_of(ctx), name, dice_of(ctx, hand), rep_faction=rep_faction),
+                  lambda ctx: retirement(state_of(ctx), name, dice_of(ctx, hand), rep_faction=rep_faction,
+                                         new_faction=new_faction,
+                                         known=known_factions(ctx) if rep_faction else None),
                   game_date=game_date, ruling=ruling)
 
 
-def _faction_roll(state: State, batch: Batch, character: Character, faction: str) -> None:
+def _faction_roll(state: State, batch: Batch, character: Character, faction: str) -> tuple[int, int]:
     """l.518: 1d6 + one per full five Boons; above the current Reputation, +1 (never past +6)."""
     bonus = character.boons // 5
     roll, _, total = batch.roll(f"1d6+{bonus}", character=character.name,
@@ -187,3 +201,4 @@ def _faction_roll(state: State, batch: Batch, character: Character, faction: str
         batch.add(f"faction:{key(faction)}", ReputationChanged(
             faction=faction, requested=1, before=before, limit=coeac.REPUTATION_LIMIT,
             why=f"{character.name} retired: 1d6+{bonus} = {total} > {before}"), cause=roll)
+    return total, before

@@ -9,6 +9,7 @@ not a letter, mark or number turned into one hyphen, none at the ends
 
 import unicodedata
 from functools import lru_cache
+from typing import Iterable, Optional
 
 
 def _kept(char: str) -> bool:
@@ -32,3 +33,13 @@ def key(name: str) -> str:
         else:
             gap = True
     return "".join(out)
+
+
+def nearest(name: str, names: Iterable[str]) -> Optional[str]:
+    """The one of ``names`` a mistyped ``name`` most likely meant (a letter
+    dropped, two swapped), compared by key; None when none is close."""
+    import difflib
+
+    by_key = {key(n): n for n in names}
+    found = difflib.get_close_matches(key(name), list(by_key), n=1, cutoff=0.75)
+    return by_key[found[0]] if found else None

@@ -58,6 +58,14 @@ def reputation_after(payload: dict) -> int:
     return max(-limit, min(limit, payload["before"] + payload["requested"]))
 
 
+def reputation_step(current: int, payload: dict) -> int:
+    """The Reputation after the change, from the one before it in game-date
+    order: the change asked for, clamped (l.201); v1 payloads stored the
+    result instead of the clamp, so the rule's ±6."""
+    limit = payload.get("limit", 6)
+    return max(-limit, min(limit, current + payload["requested"]))
+
+
 TABLE = Table("company")
 
 
@@ -114,9 +122,7 @@ def _paid(state: Company, p: dict, e: Envelope) -> Company:
 @TABLE.on("reputation.changed", line=lambda p: f"Reputation with {p['faction']} {p['requested']:+d} "
           f"(was {p['before']:+d} when decided -> {reputation_after(p):+d}): {p['why']}")
 def _reputation(state: Company, p: dict, e: Envelope) -> Company:
-    # v1 payloads stored the result instead of the clamp: the rule's ±6 (l.201).
-    limit = p.get("limit", 6)
-    value = max(-limit, min(limit, state.rep(p["faction"]) + p["requested"]))
+    value = reputation_step(state.rep(p["faction"]), p)
     return replace(state, reputation={**state.reputation, key(p["faction"]): (p["faction"], value)})
 
 

@@ -135,12 +135,30 @@ def load(tx: Transaction, name: Optional[str], actor: str = "", point: Optional[
     if upto < founding.position:
         raise NotFound(f"campaign {name} was not yet recorded at that point (it begins at event "
                        f"{founding.position}, recorded {founding.recorded_at})")
+    if game_date is not None:
+        _refuse_future(tx, name, resolved.as_of, upto, calendar)
     world = replay.world_at(tx, name, resolved, use_snapshots=use_snapshots, upto=upto)
     if resolved.as_of is not None:  # the world's now is the day asked for
         world = replace(world, campaign=replace(world.campaign, today=resolved.as_of))
     if point.as_recorded is not None:  # the answer holds: say which instant it is for, in UTC
         tx.note(recorded_zone(point.as_recorded))
     return Context(tx=tx, name=name, actor=actor, point=resolved, upto=upto, world=world)
+
+
+def _refuse_future(tx: Transaction, name: str, day: int, upto: int, calendar) -> None:
+    """--game-date logs a fact late; a day after today is no late fact but a
+    typo or a calendar not yet moved on (a year's slip would move today a
+    year on, and every clock with it): the calendar moves on only on purpose."""
+    today = tx.last_day(name, upto)
+    if today is None or day <= today:
+        return
+    session = tx.latest_of(name, "session.opened", upto=upto)
+    closed = tx.latest_of(name, "session.closed", upto=upto)
+    open_now = session is not None and (closed is None or closed.position < session.position)
+    how = ("close the session on it with `tally session close --game-date DATE`" if open_now
+           else f"move the calendar on first with `tally calendar advance {day - today}d`")
+    raise BadInput(f"--game-date {calendar.format(day)} is after today ({calendar.format(today)}): a late fact "
+                   f"goes on today or an earlier day; to reach that day, {how}; nothing was written")
 
 
 def query(store: Store, name: Optional[str], read: Callable[[Context], T], point: Optional[Pin] = None) -> T:

@@ -134,7 +134,22 @@ def _died(state: Stable, p: dict, e: Envelope) -> Stable:
     return _char(state, p["character"], status="dead")
 
 
-@TABLE.on("character.retired", line=lambda p: f"{p['name']} retires ({p['boons']} Boons, Wealth {p['wealth']})")
+def _faction_roll_held(world, p: dict, day: int) -> Optional[str]:
+    """004 l.518: "if the result is greater than your Reputation", +1. A late
+    Reputation change before the retirement that turns the comparison breaks
+    it; one that leaves it standing changes nothing the roll decided."""
+    if p.get("faction_roll") is None:
+        return None
+    total, then, now = p["faction_roll"], p["rep_before"], world.company.rep(p["rep_faction"])
+    if (total > now) == (total > then):
+        return None
+    gives = "+1 it did not give" if total > now else "no +1, though it gave one"
+    return (f"{p['name']}'s faction roll of {total} would meet Reputation {now:+d} with {p['rep_faction']}, "
+            f"not {then:+d}: {gives} (004 l.518)")
+
+
+@TABLE.on("character.retired", line=lambda p: f"{p['name']} retires ({p['boons']} Boons, Wealth {p['wealth']})",
+          premise=_faction_roll_held)
 def _retired(state: Stable, p: dict, e: Envelope) -> Stable:
     state = _char(state, p["name"], status="retired")
     legacy = {"from": p["name"], "skill_points": p["skill_points"], "wealth_ranks": p["wealth_ranks"]}

@@ -17,6 +17,7 @@ from projections.sealed import pick_note, picked
 from ledger.names import key
 from projections.sheet import sheet
 from projections.timeline import VOID, recorded
+from projections import rulings
 from projections.why import Folded, figure_types, fold_held, sheet_moved, story, subject_figure, unknown_subject
 
 # Events that follow from another are appended in its transaction: looked for this far after it.
@@ -217,6 +218,7 @@ def figure_story(ctx, subject: str, field: Optional[str], folded=None) -> tuple[
     if not found and told.figure(ctx.world) is None:
         raise BadInput(_no_figure(subject, field))
     _dated(ctx, found)
+    rulings.mark_rows(ctx, found)
     return told.label, told.figure(ctx.world), found
 
 
@@ -241,6 +243,7 @@ def figure_story_page(ctx, subject: str, field: Optional[str], folded=None, befo
     if not found and told.figure(ctx.world) is None:
         raise BadInput(_no_figure(subject, field))
     _dated(ctx, found)
+    rulings.mark_rows(ctx, found)
     earlier = f"{found[0]['game_time']}-{found[0]['position']}" if more and found else None
     return told.label, told.figure(ctx.world), found, earlier
 
@@ -323,8 +326,10 @@ def _kept_series(steps, fields: list[str], out: dict) -> dict:
 
 
 def reputation_series(ctx) -> dict[str, list[tuple[int, int]]]:
-    """The Company's Reputation with each Faction over game time up to the point."""
-    from projections.company import reputation_after
+    """The Company's Reputation with each Faction over game time up to the point:
+    the running total in game-date order, as the fold keeps it (a change logged
+    late moves every later point), not each change's value as decided."""
+    from projections.company import reputation_step
 
     out: dict[str, list[tuple[int, int]]] = {}
     names: dict[str, str] = {}
@@ -333,7 +338,7 @@ def reputation_series(ctx) -> dict[str, list[tuple[int, int]]]:
             k = key(e.payload["faction"])
             faction = names.setdefault(k, e.payload["faction"])
             points = out.setdefault(faction, [])
-            value = reputation_after(e.payload)
+            value = reputation_step(points[-1][1] if points else 0, e.payload)
             if points and points[-1][0] == e.game_time:
                 points[-1] = (e.game_time, value)
             else:

@@ -163,12 +163,12 @@ def test_strongholds_rank_up_at_ob_8_plus_2r_with_two_tags(table):
 
 def test_reputation_is_clamped_and_the_clamp_recorded(table):
     # 004 l.201: "Reputation scores start at zero, but may increase or decrease (to a limit of ±6)"
-    table.ok("rep", "River Guild", "4", "--why", "rescued the barge")
+    table.ok("rep", "River Guild", "4", "--why", "rescued the barge", "--new")
     changed = table.ok("rep", "river guild", "5", "--why", "broke the blockade", "--json").json["payload"]
     # The event records the change asked for and the clamp in force; the fold applies it.
     assert (changed["before"], changed["requested"], changed["limit"]) == (4, 5, 6)
     assert "+6 -> +6 (clamped at the limit; asked +1)" in table.ok("rep", "river guild", "+1", "--why", "x").stdout
-    table.ok("rep", "Bandit Kings", "-9", "--why", "hanged their captain")
+    table.ok("rep", "Bandit Kings", "-9", "--why", "hanged their captain", "--new")
     assert table.ok("rep", "show", "--json").json == {"River Guild": 6, "Bandit Kings": -6}
     assert "changes nothing" in table.refused("rep", "River Guild", "0", "--why", "x").stderr
     assert "--why" in table.refused("rep", "River Guild", "1").stderr

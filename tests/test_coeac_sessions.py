@@ -170,7 +170,7 @@ def test_treasure_must_be_split_exactly_among_the_present(table):
 def test_retirement_passes_its_legacy_to_the_next_new_character_only(table):
     # 004 l.513-519
     table.ok("char", "new", "Veteran", "--player", "Cy", "--max-hp", "8", "--boons", "12", "--wealth", "7")
-    table.ok("rep", "River Guild", "2", "--why", "escorted a barge")
+    table.ok("rep", "River Guild", "2", "--why", "escorted a barge", "--new")
     table.ok("retire", "Veteran", "--rep-faction", "River Guild", "--dice", "1")  # 1 + 12//5 = 3 > 2
     assert table.ok("rep", "show", "--json").json == {"River Guild": 3}
     legacy = table.ok("stable", "Cy", "--json").json["legacies"]
@@ -190,7 +190,7 @@ def test_retirement_passes_its_legacy_to_the_next_new_character_only(table):
 
 def test_the_faction_roll_raises_reputation_only_when_it_beats_it(table):
     table.ok("char", "new", "Veteran", "--player", "Cy", "--max-hp", "8", "--boons", "4")
-    table.ok("rep", "River Guild", "3", "--why", "escorted a barge")
+    table.ok("rep", "River Guild", "3", "--why", "escorted a barge", "--new")
     table.ok("retire", "Veteran", "--rep-faction", "River Guild", "--dice", "3")  # 3 + 0 is not > 3
     assert table.ok("rep", "show", "--json").json == {"River Guild": 3}
 

@@ -24,6 +24,7 @@ def test_a_few_hundred_mixed_rolls_verify_independently(campaign, tmp_path):
         hand = [3] if i % 50 == 0 else None  # a few hand rolls among them
         roll(store, None, "1d6" if hand else rng.choice(MIXED), actor="referee", hand=hand)
     store.dispose()
+    _astrid(campaign)
     campaign.ok("roll", "3d6kh2", "--for", "Astrid", "--why", "expertise")
     revealed = campaign.ok("dice", "reveal", "--json").json
     assert revealed["rolls"] == 295 and revealed["client_seed"] == "Åsa's lucky charm"
@@ -38,7 +39,14 @@ def test_a_few_hundred_mixed_rolls_verify_independently(campaign, tmp_path):
     assert audit["unrevealed"] == [2]
 
 
+def _astrid(campaign) -> None:
+    """A roll is for a character of the campaign (issue 28)."""
+    campaign.ok("player", "add", "Åsa")
+    campaign.ok("char", "new", "Astrid", "--player", "Åsa", "--max-hp", "6")
+
+
 def test_roll_json_has_what_a_player_needs(campaign):
+    _astrid(campaign)
     rolled = campaign.ok("roll", "2d6", "--for", "Astrid", "--why", "Down and Out", "--json").json
     assert {"position", "expression", "dice", "total", "epoch", "nonce", "verifiable"} <= set(rolled)
     assert rolled["epoch"] == 1 and rolled["nonce"] == 0 and rolled["verifiable"] is True

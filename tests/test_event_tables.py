@@ -157,6 +157,10 @@ def test_a_table_refuses_two_folds_or_two_lines_for_one_type():
 # test_skirmish, test_dice_checks, test_calendar, test_coeac_inventory, test_xp).
 OLDER: dict[tuple[str, int], dict] = {
     ("character.died", 1): {"name": "Bo", "cause": "a fall"},
+    ("ledger.ruling", 1): {"ruling": "on credit", "breaks": "event 12 (cash.changed, 1024-03-05): A's Cash would be "
+                           "-1, below zero", "ruled_by": "referee"},
+    ("character.retired", 1): {"name": "Cass", "player": "Ann", "boons": 2, "wealth": 3, "skill_points": 1,
+                               "wealth_ranks": 1, "rep_faction": "Guild"},
     ("luck.changed", 1): {"character": "A", "delta": -1, "reason": "spent", "cap": 3, "after": 0, "mode": "reroll",
                           "roll": None},
     ("luck.changed", 2): {"character": "A", "delta": -1, "reason": "spent", "cap": 3, "mode": "reroll", "roll": 7},

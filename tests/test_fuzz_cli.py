@@ -154,7 +154,7 @@ def prepare(t: Tally) -> None:
     t.ok("--campaign", "Greyhawk", "god", "align", "Nureddine", "2B")
     t.ok("--campaign", "Greyhawk", "god", "adopt", "Nureddine", "Tyr", "--power", "5", "--alignment", "2B")
     t.ok("--campaign", "Greyhawk", "stronghold", "found", "Greyhold", "--owner", "Nureddine")
-    t.ok("--campaign", "Greyhawk", "rep", "River Guild", "+1", "--why", "a favour")
+    t.ok("--campaign", "Greyhawk", "rep", "River Guild", "+1", "--why", "a favour", "--new")
     t.ok("--campaign", "Greyhawk", "project", "start", "Wall", "--ticks", "4", "--owner", "Nureddine")
     t.ok("--campaign", "Greyhawk", "session", "open", "--game-date", "1024-03-08", "--activate", "Nureddine",
          "--activate", "Bo", "--no-income")

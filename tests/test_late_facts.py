@@ -20,7 +20,7 @@ def coeac(tally):
 
 
 def test_a_late_reputation_change_adds_to_the_one_already_recorded(coeac):
-    coeac.ok("rep", "Guild", "-1", "--why", "today")
+    coeac.ok("rep", "Guild", "-1", "--why", "today", "--new")
     coeac.ok("rep", "Guild", "-1", "--why", "late", "--game-date", "1024-03-05")
     assert coeac.ok("rep", "show", "--json").json == {"Guild": -2}
     # On the 10th only the late change had happened.
@@ -29,7 +29,7 @@ def test_a_late_reputation_change_adds_to_the_one_already_recorded(coeac):
 
 def test_the_clamp_is_applied_by_the_fold_along_the_timeline(coeac):
     # 004 l.201: Reputation runs to a limit of ±6; a change past it is clamped, not refused.
-    coeac.ok("rep", "Guild", "+5", "--why", "today")
+    coeac.ok("rep", "Guild", "+5", "--why", "today", "--new")
     coeac.ok("rep", "Guild", "+4", "--why", "late", "--game-date", "1024-03-05")
     assert coeac.ok("rep", "show", "--json").json == {"Guild": 6}
 
@@ -182,7 +182,7 @@ def test_a_void_accepted_by_a_ruling_records_the_ruling_with_it(coeac):
 
 def test_game_date_works_at_either_end_inside_a_script(coeac, tmp_path):
     script = tmp_path / "late.tally"
-    script.write_text("rep Guild -1 --why today\n"
+    script.write_text("rep Guild -1 --why today --new\n"
                       "rep Guild -1 --why late --game-date 1024-03-05\n"
                       "--game-date 1024-03-06 rep Guild -1 --why later\n")
     coeac.ok("script", str(script))

@@ -57,7 +57,9 @@ def _run(store: Store, command) -> bool:
         if kind == "cash":
             economy.change_cash(store, None, args[0], args[1], why="generated", **late)
         elif kind == "rep":
-            company.change_reputation(store, None, args[0], args[1], why="generated", **late)
+            with store.reading() as tx:  # a Faction's first mention in this ledger says so (issue 28)
+                new = not any(e.payload["faction"] == args[0] for e in tx.read("P", types=["reputation.changed"]))
+            company.change_reputation(store, None, args[0], args[1], why="generated", new=new, **late)
         elif kind == "wealth":
             who, wager, success = args
             economy.improve_wealth(store, None, who, wager=wager, hand=[6 if success else 1] * wager, **late)

@@ -39,7 +39,7 @@ def build(tally):
     tally.ok("treasure", "add", "30", "--from", CHEST)
     tally.ok("treasure", "split", "Nureddine=10", f"{BO}=20")
     tally.ok("xp", "Nureddine", "100", "--why", "slew the ogre")
-    tally.ok("rep", "The Guild", "+2", "--why", IDOL)
+    tally.ok("rep", "The Guild", "+2", "--why", IDOL, "--new")
     tally.ok("god", "mark", "Nureddine", "--why", "lied to a priest", "--grey", "1")
     tally.ok("note", "add", DOOR, "--text", INSIDE)
     tally.ok("char", "die", BO, "--why", "fell in the pit")

@@ -96,7 +96,7 @@ def table(tally, tmp_path):
     tally.ok("player", "add", "Ann")
     tally.ok("char", "new", "Bo", "--player", "Ann", "--max-hp", "4", "--cash", "5")
     tally.ok("char", "new", "Astrid", "--player", "Ann", "--max-hp", "6")
-    tally.ok("rep", "River Guild", "+1", "--why", "a favour")
+    tally.ok("rep", "River Guild", "+1", "--why", "a favour", "--new")
     return tally
 
 

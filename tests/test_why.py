@@ -96,7 +96,7 @@ def test_a_late_fact_is_marked_with_when_it_was_recorded(coeac):
 
 
 def test_a_clamped_reputation_change_is_listed_as_no_change(coeac):
-    coeac.ok("rep", "River Guild", "+6", "--why", "saved the barges")
+    coeac.ok("rep", "River Guild", "+6", "--why", "saved the barges", "--new")
     coeac.ok("rep", "River Guild", "+1", "--why", "and again")
     told = story(coeac, "rep:River Guild")
     assert told["value"] == 6

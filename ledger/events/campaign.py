@@ -37,6 +37,10 @@ class RulingRecorded(EventModel):
     it breaks what a later event rested on; appended with it, caused by it."""
 
     type: Literal["ledger.ruling"] = "ledger.ruling"
+    schema_version = 2
     ruling: str
-    breaks: str  # the first later event it breaks and what would no longer hold
+    breaks: str  # every event it breaks and what would no longer hold, "; " between them (schema 1: the first)
+    # Their positions, the new fact's own among them when it breaks an invariant itself
+    # (schema 1: the first one's, read off ``breaks``; none for the fact itself).
+    broken: list[int]
     ruled_by: str

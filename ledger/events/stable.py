@@ -43,7 +43,12 @@ class CharacterDied(EventModel):
 
 @register
 class CharacterRetired(EventModel):
+    """Schema 2 records the faction roll's total and the Reputation it was
+    rolled against (004 l.518), so a fact logged late under it is checked
+    against the decision; schema 1 recorded neither (upcasters.py)."""
+
     type: Literal["character.retired"] = "character.retired"
+    schema_version = 2
     name: str
     player: str
     boons: int
@@ -51,6 +56,8 @@ class CharacterRetired(EventModel):
     skill_points: int  # +1 to this many different Skills for the next new character
     wealth_ranks: int  # floor(Wealth / 3)
     rep_faction: Optional[str] = None
+    faction_roll: Optional[int] = None  # 1d6 + one per full five Boons
+    rep_before: Optional[int] = None  # the Reputation it had to beat
 
 
 @register

@@ -12,6 +12,7 @@ read path has not imported is a payload folded in its old shape.
 
 from __future__ import annotations
 
+import re
 from typing import Any, Callable
 
 from ledger.errors import BadInput
@@ -297,3 +298,20 @@ def _gear_v1(payload: dict) -> dict:
 def _crawled_v1(payload: dict) -> dict:
     # Before crawl_stacking a banked bonus added to any banked before.
     return {**payload, "stacking": "add"}
+
+
+# -- issue 28: a retirement records the faction roll it decided on ------------
+
+@upcaster("character.retired", 1)
+def _retired_v1(payload: dict) -> dict:
+    # The roll was logged beside it but not the Reputation it beat: nothing to hold a late fact to.
+    payload.update(faction_roll=None, rep_before=None)
+    return payload
+
+
+@upcaster("ledger.ruling", 1)
+def _ruling_v1(payload: dict) -> dict:
+    # Schema 1 named only the first event broken, in words: "event 12 (cash.changed, 1024-03-05): …".
+    found = re.match(r"event (\d+) \(", payload["breaks"])
+    payload["broken"] = [int(found.group(1))] if found else []
+    return payload

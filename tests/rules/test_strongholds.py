@@ -83,8 +83,22 @@ def test_the_company_pays_from_its_treasury_for_its_own_strongholds_only(t):
 
 def test_reputation_is_clamped_at_plus_or_minus_6_by_the_fold(t):
     # 004 l.200: "Reputation scores start at zero, but may increase or decrease (to a limit of ±6)"
-    t.record(reputation_change(t.state(), "the Guild", 5, "a favour"))
+    t.record(reputation_change(t.state(), "the Guild", 5, "a favour", new=True))
     events = reputation_change(t.state(), "the guild", 4, "another")
     assert (only(events, ReputationChanged).faction, only(events, ReputationChanged).before) == ("the Guild", 5)
     t.record(events)
     assert t.world.company.rep("the Guild") == 6
+
+
+def test_a_factions_first_mention_says_so_and_a_near_name_is_suggested(t):
+    # Issue 28: "a misspelt faction silently starts a new one (`rep "Rivr Guild" +1`) — suggest the near
+    # name and require `--new` for a first mention."
+    with pytest.raises(NotFound, match="first mention takes --new"):
+        reputation_change(t.state(), "River Guild", 1, "a favour")
+    t.record(reputation_change(t.state(), "River Guild", 1, "a favour", new=True))
+    with pytest.raises(NotFound, match="did you mean River Guild"):
+        reputation_change(t.state(), "Rivr Guild", 1, "a favour")
+    with pytest.raises(RuleRefused, match="already a Faction"):
+        reputation_change(t.state(), "river guild", 1, "a favour", new=True)
+    # The ledger may know a Faction the world on an earlier day does not (a fact logged late).
+    assert only(reputation_change(t.state(), "Crown", 1, "x", known=["Crown"]), ReputationChanged).faction == "Crown"

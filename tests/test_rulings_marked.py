@@ -1,0 +1,77 @@
+"""Figures that stand by a ruling say so (issue 28: "`--ruling` accepts a fact
+that leaves Cash at −1 and nothing on the sheet or in `why` marks the figure
+as standing by a ruling; the ruling names only the first event it breaks.")"""
+
+
+def _a(tally):
+    tally.ok("campaign", "new", "C", "--rules", "coeac", "--start", "1024-03-01")
+    tally.ok("player", "add", "Ann")
+    tally.ok("char", "new", "A", "--player", "Ann", "--max-hp", "5", "--cash", "30")
+    tally.ok("calendar", "advance", "2w")
+    return tally
+
+
+def _positions(tally, why: str) -> int:
+    return next(e["position"] for e in tally.ok("log", "--type", "cash.changed", "--json").json
+                if e["payload"]["why"] == why)
+
+
+def test_cash_left_at_minus_one_by_a_ruling_is_marked_on_the_sheet_and_in_why(tally):
+    _a(tally)
+    tally.ok("cash", "A", "-15", "--why", "a horse")
+    tally.ok("cash", "A", "-16", "--why", "a bribe", "--game-date", "1024-03-05", "--ruling", "on credit")
+    (ruling,) = tally.ok("log", "--type", "ledger.ruling", "--json").json
+    sheet = tally.ok("char", "show", "A", "--json").json
+    assert sheet["cash"] == -1
+    assert sheet["by_ruling"] == {"cash": {"position": ruling["position"], "ruling": "on credit",
+                                           "ruled_by": "referee"}}
+    shown = tally.ok("char", "show", "A").stdout
+    assert f"-1 — BY RULING #{ruling['position']} (referee: on credit)" in shown
+    told = tally.ok("why", "A", "cash", "--json").json
+    assert told["by_ruling"]["position"] == ruling["position"]
+    ruled = {row["position"]: row["ruling"] for row in told["changes"]}
+    assert ruled[_positions(tally, "a horse")]["ruling"] == "on credit"  # the event it broke
+    assert ruled[_positions(tally, "a bribe")]["ruling"] == "on credit"  # the fact it accepted
+    text = tally.ok("why", "A", "cash").stdout
+    assert "BY RULING" in text.splitlines()[0]
+    # Nothing else is marked: Wealth and HP are where any command could leave them.
+    assert "BY RULING" not in "".join(l for l in shown.splitlines() if not l.startswith("cash"))
+
+
+def test_a_figure_back_in_bounds_is_no_longer_marked(tally):
+    _a(tally)
+    tally.ok("cash", "A", "-15", "--why", "a horse")
+    tally.ok("cash", "A", "-16", "--why", "a bribe", "--game-date", "1024-03-05", "--ruling", "on credit")
+    tally.ok("cash", "A", "+3", "--why", "a purse")
+    assert "by_ruling" not in tally.ok("char", "show", "A", "--json").json
+    assert "by_ruling" not in tally.ok("why", "A", "cash", "--json").json
+
+
+def test_the_ruling_records_every_event_it_breaks(tally):
+    _a(tally)
+    tally.ok("cash", "A", "-25", "--why", "first")  # 03-15: 5
+    tally.ok("calendar", "advance", "1d")
+    tally.ok("cash", "A", "+10", "--why", "second")  # 03-16: 15
+    tally.ok("calendar", "advance", "1d")
+    tally.ok("cash", "A", "-12", "--why", "third")  # 03-17: 3
+    # A late -8 on the 5th leaves -3 on the 15th and -5 on the 17th: two events broken.
+    refused = tally.refused("cash", "A", "-8", "--why", "late", "--game-date", "1024-03-05").stderr
+    assert f"event {_positions(tally, 'first')} " in refused
+    tally.ok("cash", "A", "-8", "--why", "late", "--game-date", "1024-03-05", "--ruling", "a debt")
+    (ruling,) = tally.ok("log", "--type", "ledger.ruling", "--json").json
+    first, third = _positions(tally, "first"), _positions(tally, "third")
+    assert ruling["payload"]["broken"] == [first, third]
+    breaks = ruling["payload"]["breaks"]
+    assert f"event {first} (cash.changed, 1024-03-15): A's Cash would be -3" in breaks
+    assert f"event {third} (cash.changed, 1024-03-17): A's Cash would be -5" in breaks
+    assert tally.ok("char", "show", "A", "--json").json["by_ruling"]["cash"]["ruling"] == "a debt"
+
+
+def test_a_schema_1_ruling_reads_its_one_broken_event_off_its_words():
+    from ledger.events.registry import decode
+
+    old = {"ruling": "on credit", "breaks": "event 12 (cash.changed, 1024-03-05): A's Cash would be -1, below zero",
+           "ruled_by": "referee"}
+    assert decode("ledger.ruling", 1, dict(old)).broken == [12]
+    itself = {**old, "breaks": "this fact itself: A's Cash would be -1, below zero"}
+    assert decode("ledger.ruling", 1, itself).broken == []
