@@ -41,7 +41,7 @@ class RollChecked(BaseModel):
     the target, pass or fail, the margin (positive toward passing) and the
     band, if a margin for one was given."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
     against: Literal["below", "at_most", "at_least", "above", "ob"]
     target: int
     passed: bool
