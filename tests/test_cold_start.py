@@ -69,6 +69,7 @@ def test_a_roll_loads_only_its_own_event_models(tmp_path, ledger):
     modules = loaded(tmp_path, "--db", ledger, "roll", "1d6", "--dice", "3")
     assert "commands.dice" in modules and "ledger.events.dice" in modules  # it did roll
     assert heavy(modules, *NEVER, "rich", "projections.kept", "projections.views", "chronicle") == []
+    assert heavy(modules, "lark") == []  # 1d6 is read without the grammar's parser (ledger/dice/expression.py)
     # The registry imports an area's models when they are first needed, not every area's.
     assert heavy(modules, *(f"ledger.events.{area}" for area in
                             ("gods", "wolves", "skirmish", "xp", "coeac", "downtime", "stable", "checkpoints"))) == []
