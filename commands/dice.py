@@ -12,7 +12,9 @@ from ledger.dice.derivation import commitment, derive, new_seed
 from ledger.dice.expression import parse
 from ledger.envelope import Envelope, NewEvent
 from ledger.errors import BadInput, RuleRefused
-from ledger.events.dice import ClientSeedSet, DiceRolled, EpochCommitted, EpochRevealed
+# A roll records through a plain record (ledger/events/rolled.py); the Pydantic models of the
+# epochs' other events are imported by the commands that record them.
+from ledger.events.rolled import Rolled
 from ledger.secrets import DICE_SEED
 from ledger.settings import in_force
 from ledger.store import Store, Transaction, resolve_url
@@ -27,6 +29,8 @@ def open_epoch(tx: Transaction, campaign: str, number: int, game_time: int,
                session: Optional[int] = None, covers: Optional[int] = None) -> NewEvent:
     """Draw a secret seed, keep it apart from the events (ledger/secrets.py),
     publish only C. ``covers``: the session the epoch is for (None: downtime)."""
+    from ledger.events.dice import EpochCommitted
+
     seed = new_seed()
     committed = commitment(seed)
     tx.put_secret(DICE_SEED, campaign, committed, seed)
@@ -90,7 +94,7 @@ def roll_event(ctx: Context, text: str, *, character: Optional[str] = None,
             "its secrets?): roll where the epoch was committed, or log hand rolls with --dice"))
         nonce, verifiable = epoch.nonces + nonce_offset, True
         faces, total = derive(expression, seed, epoch.client_seed, nonce)
-    event = DiceRolled(
+    event = Rolled(
         expression=expression.text, dice=faces, total=total, epoch=epoch.number, nonce=nonce,
         verifiable=verifiable,
         character=clean_name(character, "--for") if character else None,
@@ -166,6 +170,8 @@ def set_client_seed(store: Store, campaign: Optional[str], client_seed: str, *,
                     actor: str) -> Envelope:
     text = clean_text(client_seed, "the client seed", CLIENT_SEED_LIMIT)
 
+    from ledger.events.dice import ClientSeedSet
+
     def decide(ctx: Context) -> list[NewEvent]:
         epoch = current_epoch(ctx)
         if epoch.nonces:
@@ -189,6 +195,8 @@ def reveal_events(ctx: Context, session: Optional[int] = None, *, rolls_in_batch
     """Close the current epoch by revealing S, and open the next one (for
     ``next_session``, or downtime). ``rolls_in_batch``: derived rolls the same
     transaction already made in the closing epoch."""
+    from ledger.events.dice import EpochRevealed
+
     epoch = current_epoch(ctx)
     game_time = ctx.today if game_time is None else game_time
     seed = epoch_seed(ctx, epoch, missing="reveal it where it was committed, with its secrets")

@@ -65,14 +65,16 @@ def test_help_loads_no_database_code_and_no_models(tmp_path):
                  "ledger.store", "ledger.events") == []
 
 
-def test_a_roll_loads_only_its_own_event_models(tmp_path, ledger):
+def test_a_roll_loads_no_event_models_and_no_parser(tmp_path, ledger):
     modules = loaded(tmp_path, "--db", ledger, "roll", "1d6", "--dice", "3")
-    assert "commands.dice" in modules and "ledger.events.dice" in modules  # it did roll
+    assert "commands.dice" in modules and "ledger.events.rolled" in modules  # it did roll
+    # It records dice.rolled as a plain record (ledger/events/rolled.py): no Pydantic, no model.
+    assert heavy(modules, "pydantic", "pydantic_core", "ledger.events.registry", "ledger.events.dice") == []
     assert heavy(modules, *NEVER, "rich", "projections.kept", "projections.views", "chronicle") == []
     assert heavy(modules, "lark") == []  # 1d6 is read without the grammar's parser (ledger/dice/expression.py)
-    # The registry imports an area's models when they are first needed, not every area's.
     assert heavy(modules, *(f"ledger.events.{area}" for area in
-                            ("gods", "wolves", "skirmish", "xp", "coeac", "downtime", "stable", "checkpoints"))) == []
+                            ("campaign", "gods", "wolves", "skirmish", "xp", "coeac", "downtime", "stable",
+                             "checkpoints"))) == []
 
 
 def test_a_sheet_loads_no_write_side_and_no_models(tmp_path, ledger):

@@ -54,7 +54,11 @@ class RollChecked(BaseModel):
 class DiceRolled(EventModel):
     """A roll: every face read, in derivation order (docs/dice.md), and the
     total. Schema 2 adds where a roll brought in from another tool came from,
-    and ``check`` (None for a roll with no target)."""
+    and ``check`` (None for a roll with no target).
+
+    A roll at the table records this payload through the plain record in
+    ledger/events/rolled.py (no Pydantic at a cold start): a field added here
+    goes there too, or tests/test_rolled.py fails."""
 
     type: Literal["dice.rolled"] = "dice.rolled"
     schema_version: ClassVar[int] = 2
