@@ -17,9 +17,9 @@ from cli import plain_params
 plain_params.install()  # plain text and numbers without building a Pydantic adapter each (cli/plain_params.py)
 
 # Pydantic looks for plugins by reading the metadata of every installed distribution the
-# first time it builds a validator (some 15 ms of a cold roll). tally uses none; a user who
-# sets this variable otherwise still has theirs. Set here, by the program, not by a module
-# of the ledger that others may import.
+# first time it builds a validator (some 15 ms of a cold command that records). tally uses
+# none; a user who sets this variable otherwise still has theirs. Set here, by the program,
+# not by a module of the ledger that others may import.
 os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "1")
 
 # Negative numbers are arguments here (`tally cash Astrid -3`), not options.
