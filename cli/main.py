@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from dataclasses import replace
 from importlib import import_module
@@ -10,6 +11,16 @@ from typing import Optional
 import typer
 
 from typer.core import TyperGroup
+
+from cli import plain_params
+
+plain_params.install()  # plain text and numbers without building a Pydantic adapter each (cli/plain_params.py)
+
+# Pydantic looks for plugins by reading the metadata of every installed distribution the
+# first time it builds a validator (some 15 ms of a cold command that records). tally uses
+# none; a user who sets this variable otherwise still has theirs. Set here, by the program,
+# not by a module of the ledger that others may import.
+os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "1")
 
 # Negative numbers are arguments here (`tally cash Astrid -3`), not options.
 SIGNED = {"cash", "rep", "xp", "silver"}

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import Iterable, Optional
 
-from commands.dice import parse_hand_faces
 from ledger.errors import BadInput
 
 
@@ -31,11 +30,17 @@ def names(text: Optional[str]) -> list[str]:
 
 
 def faces(text: Optional[str]) -> Optional[list[int]]:
+    # Imported here: the write side is loaded by the commands that write, not by every
+    # command whose module parses faces (`tally char show` shares one with `char new`).
+    from commands.dice import parse_hand_faces
+
     return parse_hand_faces(text) if text is not None else None
 
 
 def faces_by_name(items: Iterable[str]) -> dict[str, list[int]]:
     """``Astrid=3,4 Bo=6,6,2``: hand-rolled faces for each character."""
+    from commands.dice import parse_hand_faces
+
     out = {}
     for item in items:
         name, sep, rest = item.partition("=")

@@ -10,7 +10,7 @@ from cli.context import options
 from cli.output import (AS_OF, AS_RECORDED, AT_EVENT, AT_SESSION, GAME_DATE, JSON_OPTION, RULING, print_json,
     print_pairs, print_table)
 from cli.parsing import faces, names, pairs
-from commands import hit_points, stable as commands
+# The write side (commands/) is imported inside the commands that record: `char show` reads alone.
 from projections.reading import query
 from projections.timeline import Pin
 from ledger.errors import NotFound
@@ -29,6 +29,8 @@ def player_add(ctx: typer.Context, name: str = typer.Argument(..., help="The pla
                game_date: Optional[str] = GAME_DATE, ruling: Optional[str] = RULING) -> None:
     """Add a player to the campaign."""
     opts = options(ctx)
+    from commands import stable as commands
+
     added = commands.add_player(opts.store(), opts.campaign, name, actor=opts.who(), **opts.late(game_date, ruling))
     print_json(added.to_dict()) if json else typer.echo(f"player {added.payload['name']} added")
 
@@ -56,6 +58,8 @@ def char_new(
 ) -> None:
     """Create a character in a player's stable (under wolves, roll its start)."""
     opts = options(ctx)
+    from commands import stable as commands
+
     recorded = commands.new_character(
         opts.store(), opts.campaign, name, player=player, actor=opts.who(),
         **opts.late(game_date, ruling), char_class=char_class,
@@ -207,6 +211,8 @@ def char_die(ctx: typer.Context, name: str = typer.Argument(..., help="The chara
              json: bool = JSON_OPTION, game_date: Optional[str] = GAME_DATE, ruling: Optional[str] = RULING) -> None:
     """Record a death the Down and Out table did not roll (004 l.75, l.100, l.312)."""
     opts = options(ctx)
+    from commands import hit_points
+
     died = hit_points.die(opts.store(), opts.campaign, name, why=why, actor=opts.who(), **opts.late(game_date, ruling))
     print_json(died.to_dict()) if json else typer.echo(f"{died.position:>6}  {line(died)}")
 
@@ -273,6 +279,8 @@ def retire(
 ) -> None:
     """Retire a character (start of a session or between sessions only)."""
     opts = options(ctx)
+    from commands import stable as commands
+
     recorded = commands.retire(opts.store(), opts.campaign, name, actor=opts.who(),
                                **opts.late(game_date, ruling), rep_faction=rep_faction, new_faction=new_faction,
                                hand=faces(dice))

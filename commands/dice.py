@@ -5,7 +5,6 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Optional, Sequence
 
-from commands import sealed
 from commands.base import activated, clean_name, clean_text, find_character, record
 from commands.dice_sources import Dice, Faces, Rolled
 from projections.reading import Context, query
@@ -14,7 +13,9 @@ from ledger.dice.derivation import commitment, derive, new_seed
 from ledger.dice.expression import Expression, parse
 from ledger.envelope import Envelope, NewEvent
 from ledger.errors import BadInput, RuleRefused
-from ledger.events.dice import ClientSeedSet, DiceRolled, EpochCommitted, EpochRevealed
+# A roll records through a plain record (ledger/events/rolled.py); the Pydantic models of the
+# epochs' other events are imported by the commands that record them.
+from ledger.events.rolled import Rolled as RolledEvent
 from ledger.sealed import check_label
 from ledger.secrets import DICE_SEED
 from ledger.settings import in_force
@@ -30,6 +31,8 @@ def open_epoch(tx: Transaction, campaign: str, number: int, game_time: int,
                session: Optional[int] = None, covers: Optional[int] = None) -> NewEvent:
     """Draw a secret seed, keep it apart from the events (ledger/secrets.py),
     publish only C. ``covers``: the session the epoch is for (None: downtime)."""
+    from ledger.events.dice import EpochCommitted
+
     seed = new_seed()
     committed = commitment(seed)
     tx.put_secret(DICE_SEED, campaign, committed, seed)
@@ -86,7 +89,11 @@ def roll_event(ctx: Context, text: str, *, character: Optional[str] = None,
     expression = parse(text)
     aim = check.target(*against, roll_under=roll_under(ctx)) if against else None
     epoch = current_epoch(ctx)
-    table = sealed.table_roll(ctx, on, expression) if on is not None else None
+    table = None
+    if on is not None:  # the sealed tables' module only for a roll on one: a plain roll starts light
+        from commands import sealed
+
+        table = sealed.table_roll(ctx, on, expression)
     if hand is not None:
         reading = expression.hand(list(hand))
         faces, total = list(reading.faces), reading.total
@@ -96,7 +103,7 @@ def roll_event(ctx: Context, text: str, *, character: Optional[str] = None,
         seed = epoch_seed(ctx, epoch, missing=NOT_ROLLED_HERE)
         nonce, verifiable = epoch.nonces + nonce_offset, True
         faces, total = derive(expression, seed, epoch.client_seed, nonce)
-    event = DiceRolled(
+    event = RolledEvent(
         expression=expression.text, dice=faces, total=total, epoch=epoch.number, nonce=nonce,
         verifiable=verifiable,
         character=clean_name(character, "--for") if character else None,
@@ -218,6 +225,8 @@ def set_client_seed(store: Store, campaign: Optional[str], client_seed: str, *,
                     actor: str) -> Envelope:
     text = clean_text(client_seed, "the client seed", CLIENT_SEED_LIMIT)
 
+    from ledger.events.dice import ClientSeedSet
+
     def decide(ctx: Context) -> list[NewEvent]:
         epoch = current_epoch(ctx)
         if epoch.nonces:
@@ -241,6 +250,8 @@ def reveal_events(ctx: Context, session: Optional[int] = None, *, rolls_in_batch
     """Close the current epoch by revealing S, and open the next one (for
     ``next_session``, or downtime). ``rolls_in_batch``: derived rolls the same
     transaction already made in the closing epoch."""
+    from ledger.events.dice import EpochRevealed
+
     epoch = current_epoch(ctx)
     game_time = ctx.today if game_time is None else game_time
     seed = epoch_seed(ctx, epoch, missing="reveal it where it was committed, with its secrets")

@@ -13,7 +13,6 @@ from typing import Optional, Sequence
 from projections import replay
 from ledger.envelope import Envelope, NewEvent, Pending
 from ledger.errors import RuleRefused, Unfoldable
-from ledger.events.campaign import RulingRecorded
 from commands.invariants import invariants, premises
 from projections import world as world_model
 from projections.timeline import VOID, Point
@@ -143,6 +142,8 @@ def checked(ctx, new_events: Sequence[NewEvent], ruling: Optional[str]) -> list[
             f"this would break {where}: {problem}. Void event {e.position} and record it again, or repeat "
             f"the command with --ruling \"why\" to accept it; nothing was written"
             if e.position <= ctx.upto else f"this would break {where}: {problem}; nothing was written")
+    from ledger.events.campaign import RulingRecorded  # here: most commands record no ruling (issue 29)
+
     first = new_events[0]
     breaks = "; ".join(f"{_where(ctx, b)}: {p}" for b, p in found)
     return new_events + [NewEvent(first.stream, RulingRecorded(ruling=ruling, breaks=breaks,

@@ -17,7 +17,6 @@ from ledger import sealed as rules
 from ledger.dice.expression import Expression
 from ledger.envelope import Envelope, NewEvent
 from ledger.errors import BadInput, NotFound, RuleRefused
-from ledger.events.dice import RolledOn
 from ledger.events.sealed import SecretRevealed, SecretSealed
 from ledger.names import key
 from ledger.store import Store
@@ -136,7 +135,7 @@ def _recomputed(label: str, salt: str, text: str) -> Optional[str]:
         return None
 
 
-def table_roll(ctx: Context, label: str, expression: Expression) -> RolledOn:
+def table_roll(ctx: Context, label: str, expression: Expression) -> dict[str, str]:
     """The sealed table a roll is made on, checked: there is one of that label, it
     still makes its commitment, and every total the expression can roll picks
     exactly one of its lines (the referee, who sealed it, is told which it cannot)."""
@@ -151,4 +150,4 @@ def table_roll(ctx: Context, label: str, expression: Expression) -> RolledOn:
     problem = rules.coverage_problem(text, rules.possible_totals(expression), secret.label, expression.text)
     if problem:
         raise RuleRefused(problem)
-    return RolledOn(label=secret.label, commitment=secret.commitment)
+    return {"label": secret.label, "commitment": secret.commitment}  # dice.rolled's ``on`` (RolledOn)

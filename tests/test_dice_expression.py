@@ -189,3 +189,49 @@ def test_any_text_either_parses_and_stays_in_bounds_or_is_refused(text, rng):
     if expression.fixed:
         assert len(faces) == expression.dice_count
     assert expression.total_from_faces(faces) == total
+
+
+def _reading(read, text):
+    """An expression's tree as ``read`` builds it, or the refusal it makes."""
+    try:
+        return read(text)
+    except BadInput as refused:
+        return f"refused: {refused}"
+
+
+PLAIN_COUNTS = ["", "0", "1", "01", "2", "12", "1000", "1001", "99999999999999999999"]
+PLAIN_SIDES = ["0", "1", "2", "6", "06", "20", "100", "1000", "1001", "1000001"]
+PLAIN_TAILS = ["", "+0", "+3", "-1", " + 2", "\t-\t7", "+1000000", "-1000001", "+007"]
+
+
+@pytest.mark.parametrize("count", PLAIN_COUNTS)
+def test_a_plain_roll_reads_as_the_grammar_reads_it(count):
+    """1d6, d20-2, 2D6 + 3: read without the parser (a cold roll does not load it), into the very
+    tree the parser's reading builds, or refused with its very message."""
+    from ledger.dice import expression
+
+    for sides in PLAIN_SIDES:
+        for dee in "dD":
+            for tail in PLAIN_TAILS:
+                text = f"{count}{dee}{sides}{tail}"
+                plain = expression.PLAIN.fullmatch(text)
+                assert plain, text
+                assert _reading(lambda t: expression._plain(plain, t), text) == _reading(expression._parsed, text)
+
+
+@pytest.mark.parametrize("text", ["1d6", "d20-2", "2D6 + 3"])
+def test_a_plain_roll_does_not_load_the_parser(text):
+    import subprocess
+    import sys
+
+    probe = f"import sys; from ledger.dice.expression import parse; parse({text!r}); print('lark' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"
+
+
+@pytest.mark.parametrize("text", ["1d6+1d4", "2d6*2", "1 d6", "1d6+ -2", "d%", "dA", "4d6dl1", "1d6+2+1", "3+1d6",
+                                  "1d6+", "d", "1d", "+1d6"])
+def test_anything_else_goes_to_the_grammar(text):
+    from ledger.dice import expression
+
+    assert expression.PLAIN.fullmatch(text) is None

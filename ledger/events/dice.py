@@ -41,7 +41,7 @@ class RollChecked(BaseModel):
     the target, pass or fail, the margin (positive toward passing) and the
     band, if a margin for one was given."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
     against: Literal["below", "at_most", "at_least", "above", "ob"]
     target: int
     passed: bool
@@ -65,7 +65,11 @@ class DiceRolled(EventModel):
     """A roll: every face read, in derivation order (docs/dice.md), and the
     total. Schema 2 adds where a roll brought in from another tool came from,
     and ``check`` (None for a roll with no target); schema 3 ``on``, the
-    sealed table it was rolled on (None for most rolls)."""
+    sealed table it was rolled on (None for most rolls).
+
+    A roll at the table records this payload through the plain record in
+    ledger/events/rolled.py (no Pydantic at a cold start): a field added here
+    goes there too, or tests/test_rolled.py fails."""
 
     type: Literal["dice.rolled"] = "dice.rolled"
     schema_version: ClassVar[int] = 3

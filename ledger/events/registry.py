@@ -31,7 +31,9 @@ class EventModel(BaseModel):
     """A small, flat, past-tense fact. Subclasses set ``type`` to a Literal
     default and may raise ``schema_version`` when their payload changes."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    # Each model's validator is built when the model is first used: a roll builds its own,
+    # not those of every event type its module declares.
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
     schema_version: ClassVar[int] = 1
 
     def payload(self) -> dict[str, Any]:
