@@ -11,7 +11,9 @@ STAMP   := $(VENV)/.installed-stamp
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[test,bench]'
+	# PYTHONWARNINGS reaches the build backend: setuptools' notice on every editable install
+	# ("Please be careful with folders…") read to newcomers as a failure.
+	PYTHONWARNINGS=ignore $(BIN)/python -m pip install --quiet -e '.[test,bench]'
 	touch $(STAMP)
 
 install: $(STAMP)
