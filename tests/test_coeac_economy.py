@@ -119,7 +119,11 @@ def test_cash_and_rolls_for_a_character_are_the_activated_ones_during_a_session(
     assert table.event_count() == before
     table.ok("cash", "Bo", "+2", "--why", "a job")
     table.ok("roll", "2d6", "--for", "Bo", "--why", "Stealth", "--dice", "3,4")
-    table.ok("roll", "2d6", "--for", "the kobold chief", "--dice", "3,4")  # no character of the stable
+    # A roll for no character of the stable is refused (issue 28: a misspelt or dead name was kept as if it
+    # were one); the referee's roll for a monster names it with --why.
+    assert "no character named 'the kobold chief'" in table.refused(
+        "roll", "2d6", "--for", "the kobold chief", "--dice", "3,4").stderr
+    table.ok("roll", "2d6", "--why", "the kobold chief", "--dice", "3,4")
     table.ok("session", "close", "--haven", "Bo")
     table.ok("cash", "Nureddine", "+2", "--why", "a job in downtime")
 
