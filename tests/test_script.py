@@ -233,9 +233,9 @@ def test_with_each_the_kept_lines_print_and_the_refused_line_does_not(campaign, 
     wrong = [7 - rolled["payload"]["dice"][0]]
     tamper(campaign.url, f"UPDATE events SET payload = REPLACE(payload, '\"dice\":{rolled['payload']['dice']}', "
                          f"'\"dice\":{wrong}') WHERE position = {rolled['position']}")
-    outcome = campaign("script", write(tmp_path, "roll 1d6 --for Astrid\naudit\nroll 1d6\n"), "--each")
+    outcome = campaign("script", write(tmp_path, "roll 1d6 --why 'the door'\naudit\nroll 1d6\n"), "--each")
     assert outcome.exit_code == 1
-    assert "1d6 for Astrid: [" in outcome.stdout  # line 1, recorded, is shown
+    assert "$ tally roll 1d6 --why 'the door'\n1d6: [" in outcome.stdout  # line 1, recorded, is shown
     assert "MISMATCH" not in outcome.stdout and "audit" not in outcome.stdout  # line 2 exited 1: not shown
     assert "line 1 is recorded; line 2 (audit) was refused: exit status 1" in one_line(outcome)
 
