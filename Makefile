@@ -8,11 +8,11 @@ STAMP   := $(VENV)/.installed-stamp
 
 .PHONY: demo test install postgres tmux chromium clean
 
+# PYTHONWARNINGS reaches the build backend: setuptools' notice on every editable install
+# ("Please be careful with folders…") read to newcomers as a failure.
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	# PYTHONWARNINGS reaches the build backend: setuptools' notice on every editable install
-	# ("Please be careful with folders…") read to newcomers as a failure.
 	PYTHONWARNINGS=ignore $(BIN)/python -m pip install --quiet -e '.[test,bench]'
 	touch $(STAMP)
 
