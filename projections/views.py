@@ -200,16 +200,21 @@ def fold(ctx) -> Folded:
     return fold_held(recorded(_held(ctx), ctx.point), ctx.point, _days(ctx))
 
 
+def _figure_told(ctx, subject: str, field: Optional[str]):
+    """The figure a `why` asks about, refused in one line if its subject is unknown at the point."""
+    if unknown_subject(ctx.world, subject):
+        raise NotFound(f"no character, faction or stronghold called {subject!r} at that point")
+    try:
+        return subject_figure(subject, field)
+    except ValueError as exc:
+        raise BadInput(str(exc)) from None
+
+
 def figure_story(ctx, subject: str, field: Optional[str], folded=None) -> tuple[str, Any, list[dict]]:
     """`why`: the figure's label, its value at the point, and every event that bore on it.
     ``folded``: the point's fold, or a function that makes it, for points the kept
     histories cannot answer."""
-    if unknown_subject(ctx.world, subject):
-        raise NotFound(f"no character, faction or stronghold called {subject!r} at that point")
-    try:
-        told = subject_figure(subject, field)
-    except ValueError as exc:
-        raise BadInput(str(exc)) from None
+    told = _figure_told(ctx, subject, field)
     steps = _kept_steps(ctx, told.kept)
     if steps is not None:
         found, _ = kept.story(steps, told, ctx.tx.get_many)
@@ -227,12 +232,7 @@ def figure_story_page(ctx, subject: str, field: Optional[str], folded=None, befo
     """A page of `why`: the story's ``count`` latest rows before the point in it ``before``
     (``DAY-POSITION``, in fold order; default: its end), and where the earlier rows end."""
     key_ = _story_key(before)
-    if unknown_subject(ctx.world, subject):
-        raise NotFound(f"no character, faction or stronghold called {subject!r} at that point")
-    try:
-        told = subject_figure(subject, field)
-    except ValueError as exc:
-        raise BadInput(str(exc)) from None
+    told = _figure_told(ctx, subject, field)
     steps = _kept_steps(ctx, told.kept)
     if steps is not None:
         found, more = kept.story(steps, told, ctx.tx.get_many, count=count, before=key_)
