@@ -225,3 +225,24 @@ def kept_seed(url: str, number: int) -> str:
     store.dispose()
     assert seed is not None
     return seed
+
+
+@contextmanager
+def reader_role(pg_server, url: str, referee: "Tally", name: str):
+    """A login role given `db grant-reader` by the referee on the database at ``url``: yields a Tally
+    connected as it, and the role's name; the role is dropped after (loopback trusts every role,
+    ledger/pgserver.py)."""
+    import psycopg
+
+    role = f"{name}_{os.getpid()}"
+    database = url.rsplit("/", 1)[1]
+    admin = f"host=127.0.0.1 port={pg_server.port} user=tally dbname=postgres"
+    with psycopg.connect(admin, autocommit=True) as conn:
+        conn.execute(f'CREATE ROLE "{role}" LOGIN')
+    try:
+        referee.ok("db", "grant-reader", role)
+        yield Tally(url.replace("tally@", f"{role}@")), role
+    finally:
+        with psycopg.connect(admin.replace("dbname=postgres", f"dbname={database}"), autocommit=True) as conn:
+            conn.execute(f'DROP OWNED BY "{role}"')
+            conn.execute(f'DROP ROLE "{role}"')

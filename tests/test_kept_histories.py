@@ -161,32 +161,17 @@ def test_without_the_ledgers_secrets_the_kept_histories_are_not_used(tally_sqlit
 
 
 def test_a_reader_role_is_told_the_same_story_without_the_derived_data_key(pg_server):
-    import os
-
-    import psycopg
-
-    from tests.conftest import Tally
+    from tests.conftest import Tally, reader_role
 
     url = pg_server.new_database()
     referee = Tally(url)
     referee.ok("script", str(FIXTURES / "open-table.tally"), "--quiet")
     honest = referee.ok("why", "Dagny", "cash", "--json").json  # keeps the histories, under the referee's key
     referee.ok("cash", "Dagny", "+1", "--why", "after the histories were kept")
-    role = f"reader_{os.getpid()}"
-    database = url.rsplit("/", 1)[1]
-    admin = f"host=127.0.0.1 port={pg_server.port} user=tally dbname=postgres"
-    with psycopg.connect(admin, autocommit=True) as conn:
-        conn.execute(f'CREATE ROLE "{role}" LOGIN')
-    try:
-        referee.ok("db", "grant-reader", role)
-        reader = Tally(url.replace("tally@", f"{role}@"))
+    with reader_role(pg_server, url, referee, "reader") as (reader, _):
         told = reader.ok("why", "Dagny", "cash", "--json").json  # folded: the key is not the reader's to read
         assert told["changes"][:-1] == honest["changes"] and told["value"] == honest["value"] + 1
         assert told == referee.ok("why", "Dagny", "cash", "--json").json
-    finally:
-        with psycopg.connect(admin.replace("dbname=postgres", f"dbname={database}"), autocommit=True) as conn:
-            conn.execute(f'DROP OWNED BY "{role}"')
-            conn.execute(f'DROP ROLE "{role}"')
 
 
 def test_small_chunks_are_rewritten_right_as_the_ledger_grows(tally_sqlite, monkeypatch):

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import re
 import shutil
 import sqlite3
@@ -21,7 +20,7 @@ import sqlalchemy as sa
 
 from ledger import sealed
 from ledger.store import Store
-from tests.conftest import Tally
+from tests.conftest import Tally, reader_role
 from tests.test_decoder import plant
 
 DOCS = Path(__file__).resolve().parent.parent / "docs" / "secrets.md"
@@ -383,14 +382,8 @@ def test_a_reader_role_cannot_read_a_sealed_secret(pg_server, tmp_path, table_fi
     commitment = referee.ok("secret", "seal", LABEL, "--file", str(table_file), "--json").json["commitment"]
     referee.ok("roll", "1d6", "--on", LABEL)
     salt = sealed.kept(kept(url, commitment))[1]
-    role = f"sealed_reader_{os.getpid()}"
     database = url.rsplit("/", 1)[1]
-    admin = f"host=127.0.0.1 port={pg_server.port} user=tally dbname=postgres"
-    with psycopg.connect(admin, autocommit=True) as conn:
-        conn.execute(f'CREATE ROLE "{role}" LOGIN')
-    try:
-        referee.ok("db", "grant-reader", role)
-        reader = Tally(url.replace("tally@", f"{role}@"))
+    with reader_role(pg_server, url, referee, "sealed_reader") as (reader, role):
         assert reader.ok("secret", "list", "--json").json[0]["commitment"] == commitment
         refused = reader.refused("secret", "verify", LABEL).stderr
         assert "this database role may not read the table ledger_secrets" in refused and "goblins" not in refused
@@ -416,7 +409,3 @@ def test_a_reader_role_cannot_read_a_sealed_secret(pg_server, tmp_path, table_fi
         assert process.returncode == 1 and process.stderr.count("\n") == 1 and "Traceback" not in process.stderr
         referee.ok("secret", "reveal", LABEL)
         assert reader.ok("secret", "verify", LABEL, "--json").json["ok"] is True  # revealed: anyone checks it
-    finally:
-        with psycopg.connect(admin.replace("dbname=postgres", f"dbname={database}"), autocommit=True) as conn:
-            conn.execute(f'DROP OWNED BY "{role}"')
-            conn.execute(f'DROP ROLE "{role}"')

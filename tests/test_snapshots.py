@@ -10,7 +10,7 @@ from projections import replay
 from projections.reading import load
 from ledger.store import Store
 from projections.timeline import Pin
-from tests.conftest import generated
+from tests.conftest import generated, reader_role
 
 FIXTURE = Path(__file__).parent.parent / "fixtures" / "open-table.tally"
 
@@ -343,10 +343,6 @@ def test_a_copy_of_the_ledger_without_its_secrets_folds_from_the_log_with_one_no
 
 
 def test_a_reader_role_cannot_read_the_snapshot_key_so_its_queries_fold_from_the_log(pg_server):
-    import os
-
-    import psycopg
-
     from tests.conftest import Tally
 
     url = pg_server.new_database()
@@ -354,14 +350,7 @@ def test_a_reader_role_cannot_read_the_snapshot_key_so_its_queries_fold_from_the
     referee.ok("script", str(FIXTURE), "--quiet")
     referee.ok("db", "snapshot")
     truth = referee.ok("char", "show", "Nureddine", "--json").json
-    role = f"snapshot_reader_{os.getpid()}"
-    database = url.rsplit("/", 1)[1]
-    admin = f"host=127.0.0.1 port={pg_server.port} user=tally dbname=postgres"
-    with psycopg.connect(admin, autocommit=True) as conn:
-        conn.execute(f'CREATE ROLE "{role}" LOGIN')
-    try:
-        referee.ok("db", "grant-reader", role)
-        reader = Tally(url.replace("tally@", f"{role}@"))
+    with reader_role(pg_server, url, referee, "snapshot_reader") as (reader, _):
         shown = reader.ok("char", "show", "Nureddine", "--json")
         assert shown.json == truth
         assert shown.stderr.startswith("tally: note: the snapshots of campaign Central Oregon cannot be told from "
@@ -371,7 +360,3 @@ def test_a_reader_role_cannot_read_the_snapshot_key_so_its_queries_fold_from_the
         assert "1 snapshot(s) agree with the log" in verified.stdout
         assert "the snapshots' MACs were not checked (this database role may not read" in verified.stderr
         assert referee.ok("char", "show", "Nureddine", "--json").stderr == ""
-    finally:
-        with psycopg.connect(admin.replace("dbname=postgres", f"dbname={database}"), autocommit=True) as conn:
-            conn.execute(f'DROP OWNED BY "{role}"')
-            conn.execute(f'DROP ROLE "{role}"')
