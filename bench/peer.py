@@ -4,7 +4,7 @@ application recorder (installed only for the benchmark: `pip install
 eventsourcing`), on the same machine, the same disk, the same payloads.
 
 Both sides append single events each in its own durable transaction, append
-the rest in batches of 1,000, read the whole log back decoding every
+the rest in batches of 1,000 (the two sides' appends interleaved, turn about), read the whole log back decoding every
 payload, and rebuild the same small projection (cash per character) from
 it (the read and the rebuild each the best of three). Our side also hashes every event into the chain and checks stream
 versions; theirs checks originator versions. Figures, never assertions.
@@ -17,7 +17,7 @@ import time
 import uuid
 from importlib.util import find_spec
 from pathlib import Path
-from typing import Iterable, Optional
+from typing import Callable, Iterable, NamedTuple, Optional
 
 BATCH = 1000
 
@@ -38,28 +38,46 @@ def _payloads(count: int) -> list[dict]:
 READS = 3  # the read back and the rebuild, repeated: the best of three for each side
 
 
-def _measured(single, batch, read) -> dict:
-    """Time one side's appends, then its read back and the same small rebuild
-    over what it read, each the best of READS (they write nothing, so they
-    can be repeated; on a shared machine the best is the least disturbed)."""
-    figures = {}
-    for name, step in (("single_s", single), ("batch_s", batch)):
-        start = time.perf_counter()
-        step()
-        figures[name] = time.perf_counter() - start
-    reads, rebuilds = [], []
-    for _ in range(READS):
-        start = time.perf_counter()
-        read()
-        reads.append(time.perf_counter() - start)
-        start = time.perf_counter()
-        figures["cash"] = _cash(read())
-        rebuilds.append(time.perf_counter() - start)
-    figures["read_s"], figures["rebuild_s"] = min(reads), min(rebuilds)
+class Side(NamedTuple):
+    single: Callable[[int], object]  # append payload i alone, in its own durable transaction
+    batch: Callable[[int, int], object]  # append payloads [at, to) in one transaction
+    read: Callable[[], list]  # every payload, decoded
+    close: Callable[[], object]
+
+
+def _timed(step) -> float:
+    start = time.perf_counter()
+    step()
+    return time.perf_counter() - start
+
+
+def _measured(sides: dict[str, Side], count: int, singles: int) -> dict:
+    """Time both sides' appends, interleaved — single appends one of ours, one
+    of theirs, turn about (who goes first alternating), then the batches the
+    same way — so that a disk or a machine busier at one moment weighs on both
+    alike: on a shared machine, one side's whole run after the other's measured
+    the moment as much as the store. Then each side's read back and the same
+    small rebuild over what it read, the best of READS (they write nothing)."""
+    figures = {name: {"single_s": 0.0, "batch_s": 0.0} for name in sides}
+    order = list(sides)
+    for i in range(singles):
+        for name in order if i % 2 == 0 else reversed(order):
+            figures[name]["single_s"] += _timed(lambda: sides[name].single(i))
+    for n, at in enumerate(range(singles, count, BATCH)):
+        for name in order if n % 2 == 0 else reversed(order):
+            figures[name]["batch_s"] += _timed(lambda: sides[name].batch(at, min(at + BATCH, count)))
+    for name, side in sides.items():
+        reads, rebuilds = [], []
+        for _ in range(READS):
+            reads.append(_timed(side.read))
+            start = time.perf_counter()
+            figures[name]["cash"] = _cash(side.read())
+            rebuilds.append(time.perf_counter() - start)
+        figures[name]["read_s"], figures[name]["rebuild_s"] = min(reads), min(rebuilds)
     return figures
 
 
-def _ours(folder: Path, payloads: list[dict], singles: int) -> dict:
+def _ours(folder: Path, payloads: list[dict]) -> Side:
     from ledger.envelope import NewEvent
     from ledger.events.stable import CashChanged
     from ledger.store import Store
@@ -71,16 +89,12 @@ def _ours(folder: Path, payloads: list[dict], singles: int) -> dict:
         with store.reading() as tx:
             return [e.payload for e in tx.read("Bench")]
 
-    try:
-        return _measured(lambda: [store.append("Bench", [new], actor="bench") for new in events[:singles]],
-                         lambda: [store.append("Bench", events[at:at + BATCH], actor="bench")
-                                  for at in range(singles, len(events), BATCH)],
-                         read)
-    finally:
-        store.dispose()
+    return Side(lambda i: store.append("Bench", [events[i]], actor="bench"),
+                lambda at, to: store.append("Bench", events[at:to], actor="bench"),
+                read, store.dispose)
 
 
-def _theirs(folder: Path, payloads: list[dict], singles: int) -> dict:
+def _theirs(folder: Path, payloads: list[dict]) -> Side:
     from eventsourcing.persistence import StoredEvent
     from eventsourcing.sqlite import SQLiteApplicationRecorder, SQLiteDatastore
 
@@ -102,13 +116,9 @@ def _theirs(folder: Path, payloads: list[dict], singles: int) -> dict:
             after = page[-1].id
         return read
 
-    try:
-        return _measured(lambda: [recorder.insert_events([stored(p)]) for p in payloads[:singles]],
-                         lambda: [recorder.insert_events([stored(p) for p in payloads[at:at + BATCH]])
-                                  for at in range(singles, len(payloads), BATCH)],
-                         read)
-    finally:
-        datastore.close()
+    return Side(lambda i: recorder.insert_events([stored(payloads[i])]),
+                lambda at, to: recorder.insert_events([stored(p) for p in payloads[at:to]]),
+                read, datastore.close)
 
 
 def compare(folder: Path, events: int, singles: int = 300) -> Optional[dict]:
@@ -117,7 +127,13 @@ def compare(folder: Path, events: int, singles: int = 300) -> Optional[dict]:
     if find_spec("eventsourcing") is None:  # installed only for the benchmark (the bench extra)
         return None
     payloads = _payloads(events)
-    ours, theirs = _ours(folder, payloads, singles), _theirs(folder, payloads, singles)
+    sides = {"ours": _ours(folder, payloads), "eventsourcing": _theirs(folder, payloads)}
+    try:
+        figures = _measured(sides, events, singles)
+    finally:
+        for side in sides.values():
+            side.close()
+    ours, theirs = figures["ours"], figures["eventsourcing"]
     if ours.pop("cash") != theirs.pop("cash"):
         raise AssertionError("the two stores rebuilt different projections from the same events")
     batched = events - singles

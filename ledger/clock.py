@@ -10,8 +10,9 @@ def utc_now() -> datetime:
 
 
 def format_instant(moment: datetime) -> str:
-    """Fixed width, so string order is time order."""
-    return moment.astimezone(timezone.utc).strftime(ISO_FORMAT)
+    """Fixed width, so string order is time order: ISO_FORMAT's text
+    (isoformat writes it, in C, a third of strftime's time: every append asks)."""
+    return moment.astimezone(timezone.utc).replace(tzinfo=None).isoformat(timespec="microseconds") + "Z"
 
 
 def parse_instant(text: str) -> datetime:

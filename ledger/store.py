@@ -18,6 +18,8 @@ import importlib.util
 import json
 import os
 import sqlite3
+import threading
+import weakref
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Callable, Iterable, Iterator, Mapping, Optional, Sequence
@@ -93,6 +95,13 @@ def _flushed(conn: Connection) -> None:
         driver.autocommit = False
 
 
+def _release(held: list) -> None:
+    """Give a store's held write connection back to its pool."""
+    conn, held[0] = held[0], None
+    if conn is not None and not conn.closed:
+        conn.close()
+
+
 def resolve_url(target: Optional[str]) -> str:
     """A --db value (path or URL), else TALLY_DB, else ./tally.db, as a URL."""
     target = target or os.environ.get("TALLY_DB") or DEFAULT_DB
@@ -121,6 +130,12 @@ class Store:
         self.url = url
         self.clock = clock
         self.notes: list = []  # what the read path noticed on the way (an ignored snapshot): the CLI prints them
+        # The Merkle tree's right edge after this store's last append (ledger/tree.py grow): the
+        # next append extends it instead of reading it, if the head it finds is the edge's own.
+        self._edges: list = [None]
+        self._held: list = [None]  # the write connection (_writer), closed by dispose() or when the store goes
+        self._write_mutex = threading.Lock()
+        weakref.finalize(self, _release, self._held)
         self.engine = _make_engine(url, create=create)
         self.secrets = ledger_secrets.for_database(
             self.engine.dialect.name,
@@ -263,6 +278,26 @@ class Store:
         with self._driver_errors(), self.engine.connect() as conn:
             yield conn.execution_options(tally_write=write)
 
+    @contextmanager
+    def _writer(self) -> Iterator[Connection]:
+        """The connection a write transaction runs on: the store's own, kept
+        checked out between transactions (a connection checked out of the pool
+        and back cost a fifth of a durable single append, more than its queries),
+        one writer of this store at a time; while it is busy (a transaction
+        opened inside another), a fresh one as before."""
+        if self._batch is not None or not self._write_mutex.acquire(blocking=False):
+            with self._connect(write=True) as conn:
+                yield conn
+            return
+        try:
+            conn = self._held[0]
+            if conn is None or conn.closed or conn.invalidated:
+                conn = self._held[0] = self.engine.connect().execution_options(tally_write=True)
+            with self._driver_errors():
+                yield conn
+        finally:
+            self._write_mutex.release()
+
     @staticmethod
     def _lock(conn: Connection) -> None:
         """Take the write lock (SQLite took it with BEGIN IMMEDIATE)."""
@@ -281,12 +316,12 @@ class Store:
     def transaction(self) -> Iterator["Transaction"]:
         """One atomic unit of work holding the write lock: all or nothing.
         Inside a batch: a savepoint in the batch's transaction."""
-        with self._connect(write=True) as conn:
+        with self._writer() as conn:
             try:
                 with conn.begin_nested() if self._batch is not None else conn.begin():
                     if self._batch is None:
                         self._lock(conn)
-                    tx = Transaction(conn, self.clock, self.secrets, self.notes)
+                    tx = Transaction(conn, self.clock, self.secrets, self.notes, self._edges)
                     yield tx
                     # Before the events commit, durably: a crash between the two leaves at most
                     # an orphan secret, never a committed event naming a secret that is gone.
@@ -329,7 +364,7 @@ class Store:
         it, if the block raises. Other writers wait until then."""
         if self._batch is not None:
             raise RuntimeError("a batch is already open on this store")
-        with self._connect(write=True) as conn:
+        with self._writer() as conn:
             try:
                 with conn.begin():
                     self._lock(conn)
@@ -362,19 +397,22 @@ class Store:
                 conn.exec_driver_sql("PRAGMA wal_checkpoint(TRUNCATE)")
 
     def dispose(self) -> None:
+        _release(self._held)
         self.engine.dispose()
 
 
 class Transaction:
     """Reads and appends on one connection inside one transaction."""
 
-    def __init__(self, conn: Connection, clock: Callable, secrets, notes: Optional[list] = None) -> None:
+    def __init__(self, conn: Connection, clock: Callable, secrets, notes: Optional[list] = None,
+                 edges: Optional[list] = None) -> None:
         self.conn = conn
         self.clock = clock
         self.secrets = secrets  # ledger/secrets.py: a file apart (SQLite), or a table (PostgreSQL)
         self._pending: list[ledger_secrets.Row] = []
         self.notes = [] if notes is None else notes
         self._edge = None  # the Merkle tree's right edge after this transaction's last insert (ledger/tree.py)
+        self._edges = edges  # the store's, kept between transactions (a hint: grow checks it fits)
         self._snapshot_key: Optional[bytes] = None
 
     def note(self, note) -> None:
@@ -402,6 +440,20 @@ class Transaction:
         cursor.close()
         return (row[0], row[1], row[2]) if row else (0, GENESIS, None)
 
+    def head_and_versions(self, campaign: str, streams: Sequence[str]) -> tuple[tuple[int, str, Optional[str]], list[int]]:
+        """``head()`` and each stream's ``stream_version``, in one statement (the
+        append path's one read before it writes)."""
+        versions = ", ".join(["(SELECT coalesce(max(version), 0) FROM events WHERE campaign = ? AND stream = ?)"]
+                             * len(streams))
+        cursor = self._cursor(f"SELECT position, hash, recorded_at{', ' if streams else ''}{versions} "
+                              "FROM events ORDER BY position DESC LIMIT 1",
+                              [v for stream in streams for v in (campaign, stream)])
+        row = cursor.fetchone()
+        cursor.close()
+        if row is None:  # an empty ledger: no stream has a version yet
+            return (0, GENESIS, None), [0] * len(streams)
+        return (row[0], row[1], row[2]), list(row[3:])
+
     def stream_version(self, campaign: str, stream: str) -> int:
         cursor = self._cursor("SELECT coalesce(max(version), 0) FROM events WHERE campaign = ? AND stream = ?",
                               (campaign, stream))
@@ -413,15 +465,15 @@ class Transaction:
                expected: Optional[Mapping[str, int]] = None) -> list[Envelope]:
         """Chain and insert the events; refuse if an expected version is stale."""
         expected = dict(expected or {})
-        position, prev_hash, last_recorded = self.head()
+        streams = list(dict.fromkeys([*(e.stream for e in new_events), *expected]))
+        (position, prev_hash, last_recorded), found = self.head_and_versions(campaign, streams)
         recorded_at = format_instant(self.clock())
         if last_recorded and recorded_at < last_recorded:
             recorded_at = last_recorded  # transaction time never runs backwards
-        versions: dict[str, int] = {}
-        for stream in {e.stream for e in new_events} | set(expected):
-            versions[stream] = self.stream_version(campaign, stream)
-            if stream in expected and expected[stream] != versions[stream]:
-                raise ConcurrencyConflict(stream, expected[stream], versions[stream])
+        versions = dict(zip(streams, found))
+        for stream, version in expected.items():
+            if version != versions[stream]:
+                raise ConcurrencyConflict(stream, version, versions[stream])
         appended: list[Envelope] = []
         rows: list[tuple] = []
         for new in new_events:
@@ -462,7 +514,12 @@ class Transaction:
                 "another writer recorded the same stream version at the same time: run the command again"
             ) from None
 
-        self._edge = grow(self.conn, rows, self._edge)
+        cached = self._edge
+        if cached is None and self._edges is not None and self._edges[0] is not None:
+            cached = self._edges[0].copy()
+        self._edge = grow(self.conn, rows, cached)
+        if self._edges is not None:
+            self._edges[0] = self._edge.copy()
 
     def read(self, campaign: Optional[str] = None, *, after: int = 0,
              upto: Optional[int] = None, types: Optional[Sequence[str]] = None,

@@ -39,10 +39,14 @@ def _bytes(value) -> bytes:
 
 class Edge:
     """The tree's right edge at ``size``: (level, hash) of each perfect subtree
-    that makes it up, largest first."""
+    that makes it up, largest first; ``last``, the hash of event ``size`` (the
+    edge belongs to that chain: a kept edge is used only where it matches)."""
 
-    def __init__(self, size: int, nodes: list[tuple[int, bytes]]) -> None:
-        self.size, self.nodes = size, nodes
+    def __init__(self, size: int, nodes: list[tuple[int, bytes]], last: Optional[str] = None) -> None:
+        self.size, self.nodes, self.last = size, nodes, last
+
+    def copy(self) -> "Edge":
+        return Edge(self.size, list(self.nodes), self.last)
 
     def add(self, event_hash: str) -> list[tuple[int, int, bytes]]:
         """Fold one more leaf on; the interior nodes it completes (level, idx, hash)."""
@@ -54,6 +58,7 @@ class Edge:
             completed.append((level, index, hashed))
         self.nodes.append((level, hashed))
         self.size += 1
+        self.last = event_hash
         return completed
 
     def extend(self, event_hashes: Sequence[str]) -> list[tuple[int, int, bytes]]:
@@ -75,6 +80,8 @@ class Edge:
             completed += [(level, start + j, hashed) for j, hashed in enumerate(layer)]
         self.nodes += reversed(kept)
         self.size += len(event_hashes)
+        if event_hashes:
+            self.last = event_hashes[-1]
         return completed
 
     def root(self) -> bytes:
@@ -89,12 +96,19 @@ def edge_nodes(size: int) -> list[Node]:
 def grow(conn: Connection, rows: Sequence[tuple], cached: Optional[Edge]) -> Edge:
     """After inserting stored rows (tuples in the events table's column order,
     consecutive positions): write the nodes they complete; the new right edge
-    (the caller keeps it for its next insert in the same transaction)."""
+    (the caller keeps it for its next insert). ``cached``: an edge kept from
+    an earlier insert, used — and extended in place — if it is the edge of the
+    tree these rows extend (its size theirs, its last hash the hash they chain
+    on): one read of the stored edge fewer an append."""
     size = rows[0][0] - 1
-    edge = cached if cached is not None and cached.size == size else _edge(conn, size, rows[0][12])
+    fits = cached is not None and cached.size == size and (size == 0 or cached.last == rows[0][12])
+    edge = cached if fits else _edge(conn, size, rows[0][12])
     if edge is None:  # a damaged tree is derived data: rebuilt (these rows and all) rather than left to fail
         return _edge(conn, build(conn), rows[-1][13])
-    completed = edge.extend([row[13] for row in rows])
+    if len(rows) < 4:  # a command's few events: one at a time costs less than a level at a time
+        completed = [node for row in rows for node in edge.add(row[13])]
+    else:
+        completed = edge.extend([row[13] for row in rows])
     if completed:
         _cursor(conn, _INSERT, completed, many=True).close()
     return edge
@@ -110,7 +124,7 @@ def _edge(conn: Connection, size: int, head_hash: str) -> Optional[Edge]:
     if len(found) < len(interior):
         return None
     return Edge(size, [(level, found[(level, index)] if level else merkle.leaf_hash(bytes.fromhex(head_hash)))
-                       for level, index in wanted])
+                       for level, index in wanted], head_hash)
 
 
 def _interior(conn: Connection, nodes: Sequence[Node]) -> dict[Node, bytes]:

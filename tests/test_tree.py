@@ -163,11 +163,15 @@ def test_a_node_left_past_the_head_is_inert_and_replaced(store):
         tree.check(tx.conn, 6)
 
 
-def test_an_append_over_a_damaged_edge_rebuilds_the_tree(store):
+def test_an_append_over_a_damaged_edge_rebuilds_the_tree(store, db_url):
     _append(store, 6)  # the edge of 6 leaves: the nodes (2, 0) and (1, 2)
     with store.transaction() as tx:
         tx.conn.execute(sa.text("DELETE FROM merkle_nodes WHERE level = 1 AND idx = 2"))
-    _append(store, 1)
+    # The store that appended keeps the edge it grew (it does not read it again); another
+    # process — a command — reads it, finds it damaged and rebuilds the tree.
+    other = Store(db_url)
+    _append(other, 1)
+    other.dispose()
     with store.reading() as tx:
         tree.check(tx.conn, 7)
     with store.transaction() as tx:
@@ -176,6 +180,32 @@ def test_an_append_over_a_damaged_edge_rebuilds_the_tree(store):
         tree.inclusion(tx.conn, 0, 7)
     with store.reading() as tx, pytest.raises(TreeBroken):
         tree.check(tx.conn, 7)
+
+
+def test_a_store_extends_the_edge_it_kept_only_where_it_fits(store, db_url):
+    # The edge a store keeps after its append is a hint: another writer's appends, or a
+    # transaction rolled back after it grew, leave it behind, and the next append reads
+    # the stored edge instead. Every stored node stays the one the events make.
+    _append(store, 5)
+    other = Store(db_url)
+    _append(other, 3)  # the store's kept edge is now of 5 leaves; the ledger has 8
+    _append(store, 2)
+    with pytest.raises(RuntimeError):
+        with store.transaction() as tx:
+            _append_in(tx, 4)  # grows the kept edge to 14 leaves, then rolls back
+            raise RuntimeError("changed its mind")
+    _append(other, 4)  # the ledger is of 14 leaves again, the kept edge's size, but not its events
+    _append(store, 7)
+    other.dispose()
+    with store.reading() as tx:
+        size = tx.head()[0]
+        assert size == 21
+        assert tree.check(tx.conn, size).root(size) == merkle.root_of(_leaves(store))
+
+
+def _append_in(tx, count: int) -> None:
+    tx.append("G", [NewEvent("character:bo", CashChanged(character="Bo", delta=1, why=f"fee {i}"), game_time=1)
+                    for i in range(count)], actor="referee")
 
 
 def test_folding_leaves_on_in_batches_builds_the_tree_leaf_by_leaf_builds():
