@@ -22,7 +22,7 @@ import threading
 import weakref
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Callable, Iterable, Iterator, Mapping, Optional, Sequence
+from typing import Callable, Iterable, Iterator, Mapping, NamedTuple, Optional, Sequence
 
 import msgspec
 import sqlalchemy as sa
@@ -146,7 +146,7 @@ class Store:
     # -- schema ---------------------------------------------------------
     def _check_schema(self, create: bool) -> None:
         tables = self.refuse_foreign()
-        revision = self.schema_revision() if "alembic_version" in tables else None
+        revision = self._revision() if "alembic_version" in tables else None
         if revision is None and create:
             self.upgrade()
         elif revision is None:
@@ -203,6 +203,14 @@ class Store:
         return (f"{describe(self.url)} has schema revision {revision!r}, which this tally does not know (the "
                 f"newest it knows is {SCHEMA_REVISION}): a newer tally wrote it; upgrade tally to use this "
                 "ledger (nothing was changed)")
+
+    def _revision(self) -> Optional[str]:
+        """The revision of a database known to hold alembic_version (one statement, no inspector)."""
+        with self._connect() as conn:
+            cursor = driver_cursor(conn, "SELECT version_num FROM alembic_version")
+            row = cursor.fetchone()
+            cursor.close()
+            return row[0] if row else None
 
     def schema_revision(self) -> Optional[str]:
         with self._connect() as conn:
@@ -401,6 +409,27 @@ class Store:
         self.engine.dispose()
 
 
+class Tile(NamedTuple):
+    """A snapshot's place in the tiling, without its state."""
+
+    position: int
+    since: int
+    min_game_time: Optional[int]
+    max_game_time: int
+    event_hash: str
+    digest: str
+
+
+class _SnapshotRow(NamedTuple):
+    since: int
+    min_game_time: Optional[int]
+    max_game_time: int
+    blobs: str
+    event_hash: str
+    digest: str
+    state: bytes
+
+
 class Transaction:
     """Reads and appends on one connection inside one transaction."""
 
@@ -562,38 +591,53 @@ class Transaction:
         for row in rows:
             yield envelope_from_row(row, payload_if(row[4]))
 
+    # The reads every command's first fold makes (the campaign, its snapshots, its first and
+    # latest events) are written for the driver, as the append path is: in a fresh process the
+    # SQL layer's first compilation of each statement cost more than running it (a cold
+    # `tally roll` spent 55 ms compiling eleven small selects).
+    def _row(self, sql: str, params=()) -> Optional[tuple]:
+        cursor = self._cursor(sql, params)
+        row = cursor.fetchone()
+        cursor.close()
+        return row
+
+    def _rows(self, sql: str, params=()) -> list[tuple]:
+        cursor = self._cursor(sql, params)
+        rows = cursor.fetchall()
+        cursor.close()
+        return rows
+
+    def _ranged(self) -> str:
+        """``campaign`` in a query bounded by positions (see _campaign)."""
+        return "+campaign" if self.conn.dialect.name == "sqlite" else "campaign"
+
     def first(self, campaign: str) -> Optional[Envelope]:
         """The campaign's first event, its campaign.created (an index seek)."""
-        row = self.conn.execute(sa.select(events).where(events.c.type == "campaign.created",
-                                                        events.c.campaign == campaign)
-                                .order_by(events.c.position).limit(1)).first()
+        row = self._row(f"{_SELECT} WHERE type = ? AND campaign = ? ORDER BY position LIMIT 1",
+                        ("campaign.created", campaign))
         return envelope_from_row(row) if row else None
 
     def latest_of(self, campaign: str, type_: str, *, upto: Optional[int] = None) -> Optional[Envelope]:
         """The campaign's last event of one type up to a position (one index seek)."""
-        query = sa.select(events).where(events.c.campaign == campaign, events.c.type == type_)
-        if upto is not None:
-            query = query.where(events.c.position <= upto)
-        row = self.conn.execute(query.order_by(events.c.position.desc()).limit(1)).first()
+        bound, params = ("", (campaign, type_)) if upto is None else (" AND position <= ?", (campaign, type_, upto))
+        row = self._row(f"{_SELECT} WHERE campaign = ? AND type = ?{bound} ORDER BY position DESC LIMIT 1", params)
         return envelope_from_row(row) if row else None
 
     def campaign_head(self, campaign: str, upto: Optional[int] = None) -> Optional[int]:
         """The position of the campaign's last event (up to ``upto``), or None:
         the table read backwards from ``upto`` to the first of the campaign's events."""
-        query = sa.select(events.c.position).where(self._campaign(campaign, ranged=True))
-        if upto is not None:
-            query = query.where(events.c.position <= upto)
-        return self.conn.execute(query.order_by(events.c.position.desc()).limit(1)).scalar()
+        bound, params = ("", (campaign,)) if upto is None else (" AND position <= ?", (campaign, upto))
+        row = self._row(f"SELECT position FROM events WHERE {self._ranged()} = ?{bound} "
+                        "ORDER BY position DESC LIMIT 1", params)
+        return row[0] if row else None
 
     def count(self, campaign: str, *, after: int = 0, upto: Optional[int] = None) -> int:
         if not after and self.campaigns() == [campaign]:  # the positions are the campaign's alone, gapless
             head = self.head()[0]
             return max(0, (head if upto is None else min(upto, head)) - after)
-        query = sa.select(sa.func.count()).select_from(events).where(
-            self._campaign(campaign, ranged=bool(after)), events.c.position > after)
-        if upto is not None:
-            query = query.where(events.c.position <= upto)
-        return self.conn.execute(query).scalar_one()
+        column = self._ranged() if after else "campaign"
+        bound, params = ("", (campaign, after)) if upto is None else (" AND position <= ?", (campaign, after, upto))
+        return self._row(f"SELECT count(*) FROM events WHERE {column} = ? AND position > ?{bound}", params)[0]
 
     def positions(self, campaign: str, *, after: int = 0, every: int = 1) -> list[int]:
         """Every ``every``-th position of the campaign's events after ``after``."""
@@ -624,18 +668,13 @@ class Transaction:
 
     def game_days(self, campaign: str, after: int, upto: int) -> tuple[Optional[int], Optional[int]]:
         """The earliest and latest game day among the campaign's events in (after, upto]."""
-        row = self.conn.execute(
-            sa.select(sa.func.min(events.c.game_time), sa.func.max(events.c.game_time))
-            .where(self._campaign(campaign, ranged=True), events.c.position > after, events.c.position <= upto)
-        ).first()
+        row = self._row(f"SELECT min(game_time), max(game_time) FROM events WHERE {self._ranged()} = ? "
+                        "AND position > ? AND position <= ?", (campaign, after, upto))
         return row[0], row[1]
 
     def last_day(self, campaign: str, upto: int) -> Optional[int]:
         """The latest game day among the campaign's events up to ``upto``."""
-        return self.conn.execute(
-            sa.select(sa.func.max(events.c.game_time))
-            .where(events.c.campaign == campaign, events.c.position <= upto)
-        ).scalar()
+        return self._row("SELECT max(game_time) FROM events WHERE campaign = ? AND position <= ?", (campaign, upto))[0]
 
     def positions_and_days(self, campaign: str, after: int, upto: int) -> Iterator[tuple[int, int]]:
         """(position, game day) of the campaign's events in (after, upto], in position order."""
@@ -672,38 +711,32 @@ class Transaction:
         return stream_rows(self.conn, sql + " ORDER BY position", params)
 
     def campaigns(self) -> list[str]:
-        return list(self.conn.execute(
-            sa.select(events.c.campaign).where(events.c.type == "campaign.created")
-            .order_by(events.c.position)
-        ).scalars())
+        return [name for (name,) in self._rows("SELECT campaign FROM events WHERE type = ? ORDER BY position",
+                                               ("campaign.created",))]
 
     def get(self, position: int) -> Optional[Envelope]:
-        row = self.conn.execute(sa.select(events).where(events.c.position == position)).first()
+        row = self._row(f"{_SELECT} WHERE position = ?", (position,))
         return envelope_from_row(row) if row else None
 
     # -- snapshots (derived data) ---------------------------------------
     # A tile: a snapshot's place in the tiling, without its state (ledger/snapshot_mac.py checks it).
-    _TILE = (snapshots.c.position, snapshots.c.since, snapshots.c.min_game_time, snapshots.c.max_game_time,
-             snapshots.c.event_hash, snapshots.c.digest)
+    _TILE = "SELECT position, since, min_game_time, max_game_time, event_hash, digest FROM snapshots"
 
-    def snapshot_tiles(self, campaign: str, upto: Optional[int] = None) -> list[sa.Row]:
+    def snapshot_tiles(self, campaign: str, upto: Optional[int] = None) -> list[Tile]:
         """The campaign's snapshots up to ``upto``, oldest first, without their state
         (unchecked: ``check_tile`` checks one)."""
-        query = sa.select(*self._TILE).where(snapshots.c.campaign == campaign)
-        if upto is not None:
-            query = query.where(snapshots.c.position <= upto)
-        return list(self.conn.execute(query.order_by(snapshots.c.position)))
+        bound, params = ("", (campaign,)) if upto is None else (" AND position <= ?", (campaign, upto))
+        return [Tile(*row) for row in self._rows(f"{self._TILE} WHERE campaign = ?{bound} ORDER BY position", params)]
 
     def snapshotted(self) -> list[str]:
         """The campaigns the snapshots table holds rows for (whatever the log says)."""
         return list(self.conn.execute(sa.select(snapshots.c.campaign).distinct().order_by(snapshots.c.campaign))
                     .scalars())
 
-    def last_tile(self, campaign: str) -> Optional[sa.Row]:
+    def last_tile(self, campaign: str) -> Optional[Tile]:
         """The campaign's latest snapshot, without its state (unchecked)."""
-        return self.conn.execute(
-            sa.select(*self._TILE).where(snapshots.c.campaign == campaign)
-            .order_by(snapshots.c.position.desc()).limit(1)).first()
+        row = self._row(f"{self._TILE} WHERE campaign = ? ORDER BY position DESC LIMIT 1", (campaign,))
+        return Tile(*row) if row else None
 
     def snapshot_key(self, *, create: bool = False) -> bytes:
         """The key of the snapshots' MACs, kept with the ledger's secrets, or
@@ -760,10 +793,11 @@ class Transaction:
         its name. Otherwise SnapshotUnusable, saying which check failed.
         ``authenticate`` false: every check but the MAC (verify, which holds
         the state against a fold of the log, where there is no key to check it)."""
-        row = self.conn.execute(sa.select(snapshots).where(
-            snapshots.c.campaign == campaign, snapshots.c.position == position)).first()
-        if row is None:
+        found = self._row("SELECT since, min_game_time, max_game_time, blobs, event_hash, digest, state "
+                          "FROM snapshots WHERE campaign = ? AND position = ?", (campaign, position))
+        if found is None:
             raise SnapshotUnusable("there is no such snapshot")
+        row = _SnapshotRow(*found[:6], bytes(found[6]))
         try:
             names = json.loads(row.blobs)
         except ValueError:
@@ -777,12 +811,12 @@ class Transaction:
                                             min_game_time=row.min_game_time, max_game_time=row.max_game_time,
                                             event_hash=row.event_hash, blobs=names, state=row.state):
                 raise SnapshotUnusable("its MAC does not hold")
-        chained = self.conn.execute(sa.select(events.c.hash).where(
-            events.c.position == position, events.c.campaign == campaign)).scalar()
-        if chained != row.event_hash:
+        chained = self._row("SELECT hash FROM events WHERE position = ? AND campaign = ?", (position, campaign))
+        if chained is None or chained[0] != row.event_hash:
             raise SnapshotUnusable(f"its event hash is not the hash of event {position} of the campaign")
-        blobs = dict(self.conn.execute(sa.select(snapshot_blobs.c.digest, snapshot_blobs.c.data).where(
-            snapshot_blobs.c.campaign == campaign, snapshot_blobs.c.digest.in_(names))).all()) if names else {}
+        blobs = {digest: bytes(data) for digest, data in self._rows(
+            f"SELECT digest, data FROM snapshot_blobs WHERE campaign = ? AND digest IN ({', '.join('?' * len(names))})",
+            (campaign, *names))} if names else {}
         for name in names:
             if name not in blobs:
                 raise SnapshotUnusable(f"blob {name[:12]}… is missing")
