@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import re
-from typing import Annotated, Optional
+from typing import Annotated, Callable, Optional
 
 import msgspec
 
@@ -54,11 +54,16 @@ class _Envelope(msgspec.Struct, forbid_unknown_fields=True):
 
 
 _ENVELOPE = msgspec.json.Decoder(_Envelope).decode
-_ENCODE = msgspec.json.Encoder().encode  # the envelope: its fields already in order, the payload raw
 _ENCODE_SORTED = msgspec.json.Encoder(order="sorted").encode  # a payload: keys sorted at every level
-_DECODERS: dict[tuple[str, int], Optional[msgspec.json.Decoder]] = {}
+_DECODERS: dict[str, tuple[Optional[int], Optional[Callable]]] = {}  # a type's schema and strict decode
 _INSTANT = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}\.[0-9]{6}Z")
 _QUICK = (msgspec.DecodeError, msgspec.ValidationError, RecursionError)
+
+
+def _decoder(type_name: str) -> tuple[Optional[int], Optional[Callable]]:
+    schema, decoder = strict.current(type_name)
+    _DECODERS[type_name] = found = (schema, decoder.decode if decoder is not None else None)
+    return found
 
 
 def quick_row(line: bytes, number: int) -> Optional[tuple]:
@@ -71,24 +76,22 @@ def quick_row(line: bytes, number: int) -> Optional[tuple]:
     # (RecursionError) a payload nested past Python's limit, which it skips as raw.
     try:
         envelope = _ENVELOPE(line)
-        key = (envelope.type, envelope.schema)
-        decoder = _DECODERS.get(key, False)
-        if decoder is False:
-            decoder = _DECODERS[key] = strict.decoder(*key)
-        if decoder is None:
+        schema, decode = _DECODERS.get(envelope.type) or _decoder(envelope.type)
+        if decode is None or envelope.schema != schema:
             return None
         raw = bytes(envelope.payload)
-        payload = decoder.decode(raw)
+        envelope.payload = decode(raw)
     except _QUICK:
         return None
     body = line.rstrip(b"\r\n")
+    # Canonical: the line is the envelope written again with its payload as decoded (keys sorted at
+    # every level). Then the hashed body is the line without its hash member.
+    if envelope.position != number or _ENCODE_SORTED(envelope) != body:
+        return None  # out of place (the careful path says so), or not canonical: re-encoded there
     if envelope.prev_hash.strip("0123456789abcdef") or not _INSTANT.fullmatch(envelope.recorded_at):
         return None  # (the hash's own digits are the SHA-256's, below)
-    if envelope.position != number or _ENCODE_SORTED(payload) != raw or _ENCODE(envelope) != body:
-        return None  # out of place (the careful path says so), or not canonical: re-encoded there
     hash_ = envelope.hash
-    hashed = body.replace(b',"hash":"' + hash_.encode() + b'"', b"", 1)
-    if hashlib.sha256(hashed).hexdigest() != hash_:
+    if hashlib.sha256(body.replace(b',"hash":"' + hash_.encode() + b'"', b"", 1)).hexdigest() != hash_:
         return None
     return (envelope.position, envelope.campaign, envelope.stream, envelope.version, envelope.type,
             envelope.schema, envelope.game_time, envelope.recorded_at, envelope.session, envelope.actor,

@@ -52,6 +52,16 @@ def decoder(type_name: str, schema: int) -> Optional[msgspec.json.Decoder]:
     return _decoder(model)
 
 
+def current(type_name: str) -> tuple[Optional[int], Optional[msgspec.json.Decoder]]:
+    """The schema version a ``type_name`` payload is recorded at today, and its strict
+    decoder (or None: see ``decoder``); (None, None) for a type this tally does not know."""
+    from ledger.events import registry
+
+    registry._load_all()
+    model = registry._MODELS.get(type_name)
+    return (None, None) if model is None else (model.schema_version, _decoder(model))
+
+
 @lru_cache(maxsize=None)
 def _decoder(model: type[BaseModel]) -> Optional[msgspec.json.Decoder]:
     try:
