@@ -56,6 +56,7 @@ class _Envelope(msgspec.Struct, forbid_unknown_fields=True):
 _ENVELOPE = msgspec.json.Decoder(_Envelope).decode
 _ENCODE_SORTED = msgspec.json.Encoder(order="sorted").encode  # a payload: keys sorted at every level
 _DECODERS: dict[str, tuple[Optional[int], Optional[Callable]]] = {}  # a type's schema and strict decode
+_WIDE_LEAD, _SURROGATE_ESCAPE = re.compile(rb"[\xf0-\xf4]"), re.compile(rb"\\u[dD][89a-fA-F]")
 _INSTANT = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}\.[0-9]{6}Z")
 _QUICK = (msgspec.DecodeError, msgspec.ValidationError, RecursionError)
 
@@ -70,8 +71,8 @@ def quick_row(line: bytes, number: int) -> Optional[tuple]:
     """The row (a tuple in chain.COLUMNS order, the payload as its canonical
     text) of a line as tally exports it at ``number``, or None: then the
     careful path decides."""
-    if (not line.isascii() or b"\\u" in line) and MAYBE_NOT_RFC8785.search(line):
-        return None  # what only check_canonical's walk can judge
+    if (not line.isascii() and _WIDE_LEAD.search(line)) or (b"\\u" in line and _SURROGATE_ESCAPE.search(line)):
+        return None  # what only check_canonical's walk can judge (MAYBE_NOT_RFC8785, a pattern at a time)
     # No depth count: the Structs nest a few levels at most, and msgspec refuses
     # (RecursionError) a payload nested past Python's limit, which it skips as raw.
     try:

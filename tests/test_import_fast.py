@@ -80,6 +80,10 @@ def altered(line: bytes) -> list[tuple[str, bytes]]:
         ("spaces", line.replace(b'":', b'": ', 1)),
         ("crlf", line + b"\r"),
         ("key order", json.dumps(data).encode()),
+        ("an escaped pair, hashed as written", hashed_as_written(data, '"actor":"', '"actor":"\\ud83c\\udfb2')),
+        ("an escaped lone surrogate, hashed as written", hashed_as_written(data, '"actor":"', '"actor":"\\ud800')),
+        ("an escaped letter, hashed as written", hashed_as_written(data, '"actor":"', '"actor":"\\u00e9')),
+        ("an escaped wide letter, hashed as written", hashed_as_written(data, '"stream":"', '"stream":"\\uD83C\\uDFB2')),
         ("a space, hashed as written", hashed_as_written(data, '"actor":', '"actor": ')),
         ("a space in the payload, hashed as written", hashed_as_written(data, '"payload":{"', '"payload":{ "')),
         ("keys out of order, hashed as written",
@@ -193,3 +197,11 @@ def test_every_registered_type_but_the_free_form_ones_has_a_struct():
                if strict.decoder(name, model.schema_version) is None]
     assert missing == ["campaign.created"]  # its calendar is free-form: the model validates it
     assert strict.decoder("dice.rolled", 1) is None  # an older schema goes through the upcasters
+
+
+def test_text_in_the_basic_multilingual_plane_goes_the_quick_way_and_wider_text_the_careful_way(lines):
+    data = json.loads(lines[2])
+    accented = rehashed({**data, "actor": "arbitre é ☃"})
+    assert quick_row(accented, 3) == careful(accented, 3) and quick_row(accented, 3)[9] == "arbitre é ☃"
+    wide = rehashed({**data, "actor": "referee \U0001F3B2"})
+    assert quick_row(wide, 3) is None and careful(wide, 3)[9] == "referee \U0001F3B2"
