@@ -145,7 +145,8 @@ def import_file(store: Store, path: str, *, snapshots: bool = True, workers: Opt
 def _checked_lines(handle, path: str, workers: int) -> Iterator[Iterator[tuple[int, list[tuple], Optional[str]]]]:
     """(first line number, checked rows, refusal) for each block of lines, in order: a block's
     rows are those before its first line that fails its own checks, and the refusal is that
-    line's (else None; the caller stops at it). With workers, blocks of the file are checked side by side, a bounded number ahead of the one being linked.
+    line's (else None; the caller stops at it). With workers, blocks of the file are checked
+    side by side, a bounded number ahead of the one being linked.
 
     A worker is told only where its block lies and reads it itself, so every
     message to it is tiny; and the pool is closed and joined, never
@@ -167,7 +168,7 @@ def _checked_lines(handle, path: str, workers: int) -> Iterator[Iterator[tuple[i
                 following = next(blocks, None)
                 if following is not None:
                     pending.append(pool.apply_async(_check_block_packed, (path, *following)))
-                yield first, _UNPACK(packed), error
+                yield first, _UNPACK(packed) if isinstance(packed, bytes) else packed, error
 
         yield results()
     finally:
@@ -204,7 +205,10 @@ def _check_block_packed(path: str, first: int, offset: int, length: int) -> tupl
     """_check_block's rows packed as MessagePack for the way back: a pool pickles what a worker
     returns, and pickling the rows cost a worker a fifth of its time; msgspec packs them in C."""
     first, rows, error = _check_block(path, first, offset, length)
-    return first, _PACK(rows), error
+    try:
+        return first, _PACK(rows), error
+    except (TypeError, ValueError, OverflowError):  # nothing a checked row holds; pickled if it ever did
+        return first, rows, error
 
 
 _PACK = msgspec.msgpack.Encoder().encode

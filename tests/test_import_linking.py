@@ -119,3 +119,15 @@ def test_a_file_from_another_ledger_is_named_where_it_parts(tmp_path, events):
     other[499]["actor"] = "someone else"  # the same log up to line 499, another from line 500
     message = refusals(tmp_path, chained(other), before="".join(chained(events).splitlines(keepends=True)[:700]))[0]
     assert "line 500: this database holds a different event at position 500" in message
+
+
+def test_rows_a_worker_cannot_pack_come_back_pickled(tmp_path, events, monkeypatch):
+    def cannot(rows):
+        raise ValueError("not packable")
+
+    monkeypatch.setattr(transfer, "_PACK", cannot)  # the forked workers inherit it
+    (tmp_path / "log.jsonl").write_text(chained(events))
+    store = Store(f"sqlite:///{tmp_path / 'pickled.db'}")
+    result = transfer.import_file(store, str(tmp_path / "log.jsonl"), snapshots=False, workers=2)
+    assert result.added == len(events)
+    store.dispose()
