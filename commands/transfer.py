@@ -34,7 +34,7 @@ from commands.imports.json_input import MAX_DEPTH, measure
 from ledger.schema import events
 from ledger.store import Store
 
-_INSTANT = re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z")
+_INSTANT = re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z", re.ASCII)  # ASCII: \d alone is any script's digit
 _HEX64 = re.compile(r"[0-9a-f]{64}")
 _INTS = ("position", "version", "schema", "game_time")
 _OPTIONAL_INTS = ("session", "cause")

@@ -205,3 +205,13 @@ def test_text_in_the_basic_multilingual_plane_goes_the_quick_way_and_wider_text_
     assert quick_row(accented, 3) == careful(accented, 3) and quick_row(accented, 3)[9] == "arbitre é ☃"
     wide = rehashed({**data, "actor": "referee \U0001F3B2"})
     assert quick_row(wide, 3) is None and careful(wide, 3)[9] == "referee \U0001F3B2"
+
+
+def test_a_recorded_at_in_other_digits_is_refused_both_ways(lines):
+    # "\d" matches any script's digits: recorded_at must be the ASCII instant tally writes,
+    # or time order and as-of reads would compare it as other text.
+    data = json.loads(lines[2])
+    other = rehashed({**data, "recorded_at": "\u0662\u0660\u0663\u0660" + data["recorded_at"][4:]})
+    assert quick_row(other, 3) is None
+    with pytest.raises(BadInput, match="line 3: recorded_at must look like 2026-11-23T20:15:00.000000Z"):
+        transfer._read_line(other, 3)
