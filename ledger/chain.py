@@ -25,7 +25,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from typing import Any, Iterable, Mapping
+from typing import Any, Iterable, Mapping, Optional
 
 import msgspec
 
@@ -201,10 +201,14 @@ def row_hash(row: tuple) -> str:
     return hashlib.sha256(_ENCODE_ROW(body)).hexdigest()
 
 
-def verify_stored(rows: Iterable[tuple], *, start: int = 1, prev: str = GENESIS) -> tuple[int, str]:
+def verify_stored(rows: Iterable[tuple], *, start: int = 1, prev: str = GENESIS,
+                  leaves: Optional[bytearray] = None) -> tuple[int, str]:
     """verify_rows over rows as tuples in COLUMNS order (as the store reads them),
-    from position ``start`` whose prev_hash must be ``prev``; (count, last hash)."""
+    from position ``start`` whose prev_hash must be ``prev``; (count, last hash).
+    With ``leaves``, each row's Merkle leaf hash (ledger/merkle.py) is added to it
+    as its hash is checked: the tree is checked from the same reading of the rows."""
     expected_position = start
+    sha256, fromhex = hashlib.sha256, bytes.fromhex
     for row in rows:
         position = row[0]
         if position != expected_position:
@@ -218,6 +222,8 @@ def verify_stored(rows: Iterable[tuple], *, start: int = 1, prev: str = GENESIS)
         if not matches:
             raise ChainBroken(position, "stored hash does not match its contents (altered?)")
         prev = row[13]
+        if leaves is not None:
+            leaves += sha256(b"\x00" + fromhex(prev)).digest()  # merkle.leaf_hash, without the call
         expected_position += 1
     return expected_position - start, prev
 
