@@ -38,9 +38,12 @@ from multiprocessing import get_all_start_methods, get_context
 from types import ModuleType
 from typing import NamedTuple, Optional
 
+import sqlalchemy as sa
+
 from ledger.chain import GENESIS, verify_stored
 from ledger.errors import (ChainBroken, CheckpointRefuted, SnapshotRefuted, SnapshotUnusable, StoreError, TreeBroken,
                            Unfoldable)
+from ledger.schema import snapshot_blobs
 from ledger.store import Store, Transaction
 
 PARALLEL_FROM = 200_000  # below this a second process costs more than it saves on the chain alone
@@ -372,21 +375,64 @@ def _tiles_in(tx: Transaction, name: str, tiles: list[Tile], first: int, last: i
 
 def _covered_in(tx: Transaction, name: str, tiles: list[Tile], indexes: list[int]) -> tuple:
     """As ``_tiles_in``, for tiles an earlier verify folded: each must still follow the one
-    before it, and its row must pass every check a query makes (its MAC, which covers its
-    place in the tiling, the hash of its event, its blobs and its state, and that hash the
-    hash of the campaign's event at its position) — the row whose digest the receipt names,
-    so the very state that verify held against the fold."""
+    before it, and its row must pass every check a query makes of it (Transaction.snapshot's:
+    its MAC, which covers its place in the tiling, the hash of its event, its blobs' names and
+    its state; that hash the hash of the campaign's event at its position; its blobs there and
+    matching their names) — so it is the row whose digest the receipt names, the very state
+    that verify held against the fold. The rows are read in one query, each blob checked once."""
+    import hashlib
+    import json
+
+    from ledger import snapshot_mac
+    from ledger.cursors import stream_rows
+
+    wanted = {tiles[i][0] for i in indexes}
     for i in indexes:
         position, since = tiles[i][:2]
         before = tiles[i - 1][0] if i else 0
         if since != before:
             return name, position, f"does not follow the snapshot before it (it names {since}, not {before})", \
                 0, 0, "", (), 0
+    try:
+        key = tx.snapshot_key()
+    except SnapshotUnusable as unusable:  # the receipts were read with it: gone since
+        return name, min(wanted), f"failed its check ({unusable.reason})", 0, 0, "", (), 0
+    blobs = {digest: bytes(data) for digest, data in tx.conn.execute(
+        sa.select(snapshot_blobs.c.digest, snapshot_blobs.c.data).where(snapshot_blobs.c.campaign == name))}
+    sound = {digest for digest, data in blobs.items() if hashlib.sha256(data).hexdigest() == digest}
+    seen = set()
+    for position, since, low, high, event_hash, digest, names, state, chained in stream_rows(
+            tx.conn, "SELECT s.position, s.since, s.min_game_time, s.max_game_time, s.event_hash, s.digest, "
+                     "s.blobs, s.state, e.hash FROM snapshots s LEFT JOIN events e ON e.position = s.position "
+                     "AND e.campaign = s.campaign WHERE s.campaign = ? ORDER BY s.position", (name,)):
+        if position not in wanted:
+            continue
+        seen.add(position)
         try:
-            tx.snapshot(name, position)
-        except SnapshotUnusable as unusable:
-            return name, position, f"failed its check ({unusable.reason})", 0, 0, "", (), 0
-    return name, None, None, 0, 0, "", [tiles[i][0] for i in indexes], len(indexes)
+            names = json.loads(names)
+        except ValueError:
+            names = None
+        problem = None
+        if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
+            problem = "its list of blobs is not readable"
+        elif not snapshot_mac.signed(digest):
+            problem = "it carries no MAC"
+        elif not snapshot_mac.state_holds(key, digest, name, position, since=since, min_game_time=low,
+                                          max_game_time=high, event_hash=event_hash, blobs=names,
+                                          state=bytes(state)):
+            problem = "its MAC does not hold"
+        elif chained != event_hash:
+            problem = f"its event hash is not the hash of event {position} of the campaign"
+        else:
+            missing = next((n for n in names if n not in blobs), None)
+            wrong = next((n for n in names if n not in sound), None)
+            problem = (f"blob {missing[:12]}… is missing" if missing is not None
+                       else f"blob {wrong[:12]}… does not match its digest" if wrong is not None else None)
+        if problem:
+            return name, position, f"failed its check ({problem})", 0, 0, "", (), 0
+    if seen != wanted:
+        return name, min(wanted - seen), "failed its check (there is no such snapshot)", 0, 0, "", (), 0
+    return name, None, None, 0, 0, "", sorted(wanted), len(wanted)
 
 
 def _covered(url: str, name: str, tiles: list[Tile], indexes: list[int]) -> tuple:
