@@ -251,3 +251,27 @@ def test_verify_on_the_command_line_folds_only_what_it_has_not_folded(tally):
     put_row(tally.url, position, state, blobs=blobs, digest=SEALED)
     refused = tally("verify")
     assert refused.exit_code == 1 and "(its stable differs from the fold)" in refused.stderr
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_stretches_read_on_both_backends_name_a_tampered_node(campaign, monkeypatch, workers):
+    """The stretches' own connections (a fork each), on SQLite and PostgreSQL: the same root as
+    one pass, and a node changed by hand named."""
+    from ledger import tree
+
+    monkeypatch.setattr(verification, "PARALLEL_FROM", 10)
+    for day in range(2, 30):
+        campaign.ok("calendar", "advance", "1d", "--why", f"day {day}")
+    store = Store(campaign.url)
+    with store.reading() as tx:
+        head = tx.head()[0]
+        want = tree.root(tx.conn, head)
+    assert head >= 30
+    assert verification.verify_database(store, workers=workers).root == want
+    engine = sa.create_engine(campaign.url)
+    with engine.begin() as conn:
+        conn.execute(sa.text("UPDATE merkle_nodes SET hash = :h WHERE level = 2 AND idx = 5"), {"h": b"\0" * 32})
+    engine.dispose()
+    with pytest.raises(TreeBroken, match="level 2, index 5 does not match"):
+        verification.verify_database(store, workers=workers)
+    store.dispose()
