@@ -120,7 +120,7 @@ def verify_database(store: Store, workers: Optional[int] = None, *, receipts: bo
     roots = _roots(store, results, top, head, sizes)
     verified = _verdict(count, prev, tiles, outcomes, roots, recorded)
     if key is not None:
-        _give_receipts(store, key, head, digests, tiles, outcomes)
+        _give_receipts(store, key, head, digests, tiles, outcomes, held)
     return verified
 
 
@@ -216,7 +216,8 @@ def _stamp() -> str:
     return f"{snapshots.shape()}:{digest.hexdigest()[:16]}"
 
 
-def _give_receipts(store: Store, key: bytes, head: int, digests: dict, tiles: dict, outcomes: list[tuple]) -> None:
+def _give_receipts(store: Store, key: bytes, head: int, digests: dict, tiles: dict, outcomes: list[tuple],
+                   held: dict) -> None:
     """Receipts for the snapshots that agree now, their MACs checked (not a stale one, not one
     without a MAC), where this connection may write; else the next verify folds them again."""
     from ledger import receipts as kept_receipts
@@ -226,9 +227,12 @@ def _give_receipts(store: Store, key: bytes, head: int, digests: dict, tiles: di
         agreed.setdefault(outcome[0], set()).update(outcome[6])
     given = {name: {t[0]: digest for t, digest in zip(tiles[name], digests[name]) if t[0] in agreed.get(name, ())}
              for name in tiles}
+    given = {name: found for name, found in given.items() if found}
+    if given == held:
+        return  # nothing new folded: no write
     try:
         with store.transaction() as tx:
-            kept_receipts.write(tx, key, _stamp(), head, {name: found for name, found in given.items() if found})
+            kept_receipts.write(tx, key, _stamp(), head, given)
     except StoreError:
         pass  # a role that may not write: the next verify folds again
 
