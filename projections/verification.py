@@ -10,7 +10,10 @@ are the same whichever connection reads them. The first broken position is
 reported, as a single pass would.
 
 The Merkle tree's interior is recomputed from the events' hashes and every
-stored node compared (ledger/tree.py), alongside; then every checkpoint the
+stored node compared (ledger/tree.py), from the same reading of each
+stretch: the stretches are cut at multiples of 2**top events, so each
+builds and checks the levels up to ``top`` wholly inside it, and the levels
+above are built from every stretch's top level. Then every checkpoint the
 ledger records must be signed by a key it recorded before, over the tree's
 root at its size, and every cosignature likewise by a recorded witness.
 
@@ -25,6 +28,13 @@ snapshot key can be read, every snapshot's MAC must hold too (a query
 ignores one whose MAC fails, and verify names it); where it cannot (a copy
 without its secrets, a reader's role), or a snapshot is an older tally's
 with no MAC, the snapshots are still held against the fold, and counted.
+
+A snapshot an earlier verify folded is not folded again while its row is the
+one that verify saw: `tally verify` gives every snapshot that agrees a
+receipt (ledger/receipts.py) naming its row's MAC, and holds a receipted one
+by every check a query makes of its row, its MAC the one the receipt names.
+What that proves and does not is in the README (Snapshots); ``refold``
+folds them all, as every verify did before.
 """
 
 from __future__ import annotations
@@ -34,6 +44,7 @@ from collections import deque
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import closing
 from dataclasses import fields
+from itertools import chain
 from multiprocessing import get_all_start_methods, get_context
 from types import ModuleType
 from typing import NamedTuple, Optional
@@ -113,8 +124,8 @@ def verify_database(store: Store, workers: Optional[int] = None, *, receipts: bo
         with ProcessPoolExecutor(max_workers=workers, mp_context=get_context("fork")) as pool:
             folds = [pool.submit(_run, store.url, name, tiles[name], first, last) for name, first, last in runs]
             folds += [pool.submit(_covered, store.url, name, tiles[name], indexes) for name, indexes in receipted]
-            chain = [pool.submit(_stretch, store.url, after, upto, top, wanted) for after, upto in stretches]
-            results = [f.result() for f in chain]
+            stretched = [pool.submit(_stretch, store.url, after, upto, top, wanted) for after, upto in stretches]
+            results = [f.result() for f in stretched]
             outcomes = [f.result() for f in folds]
     count, prev = _chain_holds(stretches, results)
     roots = _roots(store, results, top, head, sizes)
@@ -463,7 +474,7 @@ def _stretch_in(store: Store, after: int, upto: int, top: Optional[int], wanted:
             return ("broken", after + 1, f"position {after + 1} is missing")
         start = first[12] if first is not None else GENESIS  # an empty log: its tree must be empty too
         try:
-            count, last = verify_stored(_chain(first, rows) if first is not None else (), start=after + 1,
+            count, last = verify_stored(chain((first,), rows) if first is not None else (), start=after + 1,
                                         prev=start, leaves=leaves)
         except ChainBroken as broken:
             return ("broken", broken.position, broken.reason)
@@ -487,11 +498,6 @@ def _stretch(url: str, after: int, upto: int, top: Optional[int], wanted: list) 
         return _stretch_in(store, after, upto, top, wanted)
     finally:
         store.dispose()
-
-
-def _chain(first, rest):
-    yield first
-    yield from rest
 
 
 class Kept(NamedTuple):
