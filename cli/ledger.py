@@ -62,6 +62,9 @@ def verify(
     key: Optional[list[str]] = typer.Option(
         None, "--key", help="The referee's verifier key as you were given it (repeatable); with --against, "
                             "only it is trusted (default: the keys the ledger records)."),
+    refold: bool = typer.Option(
+        False, "--refold", help="Fold the log under every snapshot again, even those an earlier verify "
+                                "folded and gave a receipt (by default only snapshots written since are folded)."),
     json: bool = JSON_OPTION,
 ) -> None:
     """Walk the hash chain of the whole database, recompute its Merkle tree,
@@ -77,7 +80,7 @@ def verify(
     keys = [parse_vkey(k, "--key") for k in key or []]
     store = options(ctx).store()
     try:
-        verified = verify_database(store)
+        verified = verify_database(store, receipts=True, refold=refold)
     except (ChainBroken, TreeBroken, CheckpointRefuted, SnapshotRefuted) as failed:
         if json:
             print_json({"ok": False, **_failure(failed)})
@@ -94,9 +97,12 @@ def verify(
               "root": base64.b64encode(verified.root).decode(), "checkpoints": verified.checkpoints,
               "witnesses": list(verified.witnesses), "snapshots": verified.snapshots,
               "stale_snapshots": verified.stale, "unsigned_snapshots": verified.unsigned,
+              "snapshots_by_receipt": verified.receipted,
               "snapshot_macs_checked": not verified.unkeyed, "revealed_secrets": revealed}
     lines = [f"chain intact: {verified.events} event(s), head {verified.head}; "
-             f"{verified.snapshots} snapshot(s) agree with the log",
+             f"{verified.snapshots} snapshot(s) agree with the log"
+             + (f" ({verified.receipted} folded by an earlier verify, their rows unchanged since)"
+                if verified.receipted else ""),
              f"Merkle tree of {verified.events} event(s) matches them, root {report['root']}; "
              f"{verified.checkpoints} recorded checkpoint(s) hold"]
     lines += [f"{revealed} revealed secret(s) hash to their commitments"] if revealed else []

@@ -17,6 +17,7 @@ The tree is derived data: ``check`` recomputes it from the events' hashes
 
 from __future__ import annotations
 
+from hashlib import sha256
 from typing import Iterable, Iterator, Optional, Sequence
 
 from sqlalchemy.engine import Connection
@@ -207,15 +208,20 @@ def build(conn: Connection) -> int:
 
 
 class Levels:
-    """Every level of the tree over the first ``size`` events, in memory
-    (32 bytes a node): what ``check`` recomputed, to answer roots at any size."""
+    """Levels of the tree over leaves ``start`` onwards, in memory (32 bytes a
+    node): what ``check`` recomputed, to answer roots at any size. ``start`` is
+    a multiple of 2**``top`` and no level above ``top`` is built: a stretch of
+    the leaves (projections/verification.py) builds its own levels up to ``top``,
+    where every node lies wholly inside it, and the levels above are built
+    from every stretch's top level."""
 
-    def __init__(self, leaves: bytearray) -> None:
-        self.levels = [leaves]
-        while len(self.levels[-1]) >= 64:
+    def __init__(self, leaves: bytearray, start: int = 0, top: Optional[int] = None, base: int = 0) -> None:
+        self.start, self.base, self.levels = start, base, [leaves]  # levels[0] is the tree's level ``base``
+        while (top is None or len(self.levels) <= top) and len(self.levels[-1]) >= 64:
             below = self.levels[-1]
+            # merkle.node_hash, without the call and the joining of the pair (the pair lies together)
             self.levels.append(bytearray(b"".join(
-                merkle.node_hash(below[i:i + 32], below[i + 32:i + 64]) for i in range(0, len(below) - 63, 64))))
+                sha256(b"\x01" + below[i:i + 64]).digest() for i in range(0, len(below) - 63, 64))))
 
     @property
     def size(self) -> int:
@@ -223,7 +229,18 @@ class Levels:
 
     def node(self, node: Node) -> bytes:
         level, index = node
-        return bytes(self.levels[level][32 * index:32 * index + 32])
+        index -= self.start >> level
+        return bytes(self.levels[level - self.base][32 * index:32 * index + 32])
+
+    def span(self, level: int, low: int, high: int) -> bytes:
+        """The hashes of nodes low..high-1 of a level, one after another."""
+        low, high = low - (self.start >> level), high - (self.start >> level)
+        return bytes(self.levels[level - self.base][32 * low:32 * high])
+
+    def holds(self, node: Node) -> bool:
+        level, index = node
+        return 0 <= level - self.base < len(self.levels) \
+            and 0 <= index - (self.start >> level) < len(self.levels[level - self.base]) // 32
 
     def root(self, size: int) -> bytes:
         return merkle.fold([self.node(n) for n in edge_nodes(size)]) if size else merkle.EMPTY_ROOT
@@ -236,22 +253,49 @@ def check(conn: Connection, upto: int) -> Levels:
     leaves = bytearray()
     for hashed in _event_hashes(conn, upto):
         leaves += merkle.leaf_hash(bytes.fromhex(hashed))
+    check_stray(conn)
     levels = Levels(leaves)
-    expected = ((level, index) for level in range(1, len(levels.levels))
-                for index in range(len(levels.levels[level]) // 32))
-    for level, index, hashed in stream_rows(conn, "SELECT level, idx, hash FROM merkle_nodes ORDER BY level, idx"):
-        if level < 1:
-            raise TreeBroken(level, index, "should not be stored (the leaves are the events' own hashes)")
-        if (index + 1) << level > upto:
-            continue  # over events appended since the walk began
-        want = next(expected, None)  # every node over the first upto events is expected, in this order
-        if want is None:
-            raise TreeBroken(level, index, f"is stored but a tree of {upto} events has no such node")
-        if want != (level, index):
-            raise TreeBroken(*want, "is missing")
-        if _bytes(hashed) != levels.node(want):
-            raise TreeBroken(level, index, "does not match the events' hashes")
-    leftover = next(expected, None)
-    if leftover is not None:
-        raise TreeBroken(*leftover, "is missing")
+    check_levels(conn, levels, 0, upto)
     return levels
+
+
+def check_stray(conn: Connection) -> None:
+    """TreeBroken for a stored node no tree has: a leaf (level 0) or a negative index."""
+    cursor = _cursor(conn, "SELECT level, idx FROM merkle_nodes WHERE level < 1 OR idx < 0 ORDER BY level, idx")
+    stray = cursor.fetchone()
+    cursor.close()
+    if stray is not None:
+        level, index = stray
+        raise TreeBroken(level, index, "should not be stored (the leaves are the events' own hashes)" if level < 1
+                         else "should not be stored (no tree has such a node)")
+
+
+def check_levels(conn: Connection, levels: Levels, after: int, upto: int, top: Optional[int] = None,
+                 above: int = 0) -> None:
+    """Compare the stored nodes at levels ``above`` + 1 to ``top`` (every level if None) that
+    lie wholly within leaves [after, upto) with ``levels`` (built from those leaves, or, with
+    ``above``, from the nodes at that level); TreeBroken at the first that differs or is
+    missing, lowest level first. Nodes past ``upto`` are over events appended since."""
+    level = above
+    while top is None or level < top:
+        level += 1
+        low, high = after >> level, upto >> level
+        if high <= low:
+            return
+        cursor = _cursor(conn, "SELECT idx, hash FROM merkle_nodes WHERE level = ? AND idx >= ? AND idx < ? "
+                               "ORDER BY idx", (level, low, high))
+        stored = cursor.fetchall()
+        cursor.close()
+        # The whole level compared at once; walked node by node only to name the first that fails.
+        indexes, hashes = zip(*stored) if stored else ((), ())
+        if indexes == tuple(range(low, high)) and levels.holds((level, high - 1)) \
+                and set(map(len, hashes)) == {32} and b"".join(hashes) == levels.span(level, low, high):
+            continue  # (each 32 bytes: two nodes cut otherwise could join to the right bytes)
+        want = low
+        for index, hashed in stored:
+            if index != want:
+                raise TreeBroken(level, want, "is missing")
+            if not levels.holds((level, index)) or _bytes(hashed) != levels.node((level, index)):
+                raise TreeBroken(level, index, "does not match the events' hashes")
+            want += 1
+        raise TreeBroken(level, want, "is missing")

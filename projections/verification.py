@@ -10,7 +10,10 @@ are the same whichever connection reads them. The first broken position is
 reported, as a single pass would.
 
 The Merkle tree's interior is recomputed from the events' hashes and every
-stored node compared (ledger/tree.py), alongside; then every checkpoint the
+stored node compared (ledger/tree.py), from the same reading of each
+stretch: the stretches are cut at multiples of 2**top events, so each
+builds and checks the levels up to ``top`` wholly inside it, and the levels
+above are built from every stretch's top level. Then every checkpoint the
 ledger records must be signed by a key it recorded before, over the tree's
 root at its size, and every cosignature likewise by a recorded witness.
 
@@ -25,6 +28,13 @@ snapshot key can be read, every snapshot's MAC must hold too (a query
 ignores one whose MAC fails, and verify names it); where it cannot (a copy
 without its secrets, a reader's role), or a snapshot is an older tally's
 with no MAC, the snapshots are still held against the fold, and counted.
+
+A snapshot an earlier verify folded is not folded again while its row is the
+one that verify saw: `tally verify` gives every snapshot that agrees a
+receipt (ledger/receipts.py) naming its row's MAC, and holds a receipted one
+by every check a query makes of its row, its MAC the one the receipt names.
+What that proves and does not is in the README (Snapshots); ``refold``
+folds them all, as every verify did before.
 """
 
 from __future__ import annotations
@@ -34,11 +44,17 @@ from collections import deque
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import closing
 from dataclasses import fields
+from itertools import chain
 from multiprocessing import get_all_start_methods, get_context
+from types import ModuleType
 from typing import NamedTuple, Optional
 
+import sqlalchemy as sa
+
 from ledger.chain import GENESIS, verify_stored
-from ledger.errors import ChainBroken, CheckpointRefuted, SnapshotRefuted, SnapshotUnusable, TreeBroken, Unfoldable
+from ledger.errors import (ChainBroken, CheckpointRefuted, SnapshotRefuted, SnapshotUnusable, StoreError, TreeBroken,
+                           Unfoldable)
+from ledger.schema import snapshot_blobs
 from ledger.store import Store, Transaction
 
 PARALLEL_FROM = 200_000  # below this a second process costs more than it saves on the chain alone
@@ -57,52 +73,122 @@ class Verified(NamedTuple):
     witnesses: tuple = ()  # which witness has cosigned which size (projections/checkpoints.py seen())
     unsigned: int = 0  # snapshots an older tally wrote, with no MAC: never used, held against the fold all the same
     unkeyed: str = ""  # why the snapshots' MACs could not be checked here ("" where they were)
+    receipted: int = 0  # of the snapshots that agree, those held by an earlier verify's receipt, not folded now
 
 
 Tile = tuple  # (position, since, min_game_time, max_game_time)
 
 
-def verify_database(store: Store, workers: Optional[int] = None) -> Verified:
-    """The chain and the snapshots of the whole database, or ChainBroken at
-    the first bad position, or SnapshotRefuted at the first snapshot that
-    fails its checks or disagrees with the log (a broken chain first)."""
+def verify_database(store: Store, workers: Optional[int] = None, *, receipts: bool = False,
+                    refold: bool = False) -> Verified:
+    """The chain, the tree, the recorded checkpoints and the snapshots of the
+    whole database, or ChainBroken at the first bad position, TreeBroken at
+    the first bad node, CheckpointRefuted, or SnapshotRefuted at the first
+    snapshot that fails its checks or disagrees with the log (in that order).
+
+    With ``receipts``, a snapshot an earlier verify folded and found to agree
+    is not folded again while its row is the one that verify saw (its MAC
+    holds, and names the same event hash, blobs and state: ledger/receipts.py),
+    unless ``refold``; and the snapshots that agree now are given receipts,
+    where the ledger's key can be read and the database written."""
+    from ledger import receipts as kept_receipts
     from projections import checkpoints
 
     with store.reading() as tx:
         head = tx.head()[0]
-        tiles = {name: [tuple(t[:4]) for t in tx.snapshot_tiles(name)] for name in tx.snapshotted()}
+        rows = {name: tx.snapshot_tiles(name) for name in tx.snapshotted()}
         recorded = checkpoints.read(tx)
+        key = kept_receipts.key_for(tx) if receipts else None
+        held = kept_receipts.read(tx, key, _stamp()) if key is not None and not refold else {}
+    tiles = {name: [tuple(t[:4]) for t in every] for name, every in rows.items()}
+    digests = {name: [t.digest for t in every] for name, every in rows.items()}
+    covered = {name: [held.get(name, {}).get(t.position) == t.digest for t in every] for name, every in rows.items()}
     sizes = sorted({head} | {e.payload["size"] for e in (*recorded.checkpoints, *recorded.cosignatures)})
+    wanted = sorted({node for size in sizes for node in tree_edge(size)})
     workers = workers or min(os.cpu_count() or 1, 4)
     forks = workers >= 2 and "fork" in get_all_start_methods()
+    folded = sum(t[0] - t[1] for name, every in tiles.items() for t, done in zip(every, covered[name]) if not done)
     split_chain = forks and head >= PARALLEL_FROM
-    split_folds = forks and head >= FOLD_PARALLEL_FROM and any(tiles.values())
+    split_folds = forks and folded >= FOLD_PARALLEL_FROM
+    runs = _runs(tiles, covered, workers * RUNS_PER_WORKER if split_folds else 1)
+    receipted = [(name, [i for i, done in enumerate(covered[name]) if done]) for name in tiles if any(covered[name])]
     if not (split_chain or split_folds):
-        with store.reading() as tx, closing(tx.raw_rows()) as rows:
-            count, last = verify_stored(rows)
-        roots = _tree_in(store, head, sizes)
+        results = [_stretch_in(store, 0, head, None, wanted)]
         with store.reading() as tx:
-            outcomes = [_tiles_in(tx, name, every, 0, len(every)) for name, every in tiles.items()]
-        return _verdict(count, last, tiles, outcomes, roots, recorded)
-    bounds = [head * i // workers for i in range(workers + 1)] if split_chain else [0, head]
-    stretches = list(zip(bounds, bounds[1:]))
-    runs = _runs(tiles, workers * RUNS_PER_WORKER)
-    with ProcessPoolExecutor(max_workers=workers, mp_context=get_context("fork")) as pool:
-        folds = [pool.submit(_run, store.url, name, tiles[name], first, last) for name, first, last in runs]
-        chain = [pool.submit(_stretch, store.url, after, upto) for after, upto in stretches]
-        grown = pool.submit(_tree, store.url, head, sizes)
-        results = [f.result() for f in chain]
-        outcomes = [f.result() for f in folds]
-        roots = grown.result()
+            outcomes = [_tiles_in(tx, name, tiles[name], first, last) for name, first, last in runs]
+            outcomes += [_covered_in(tx, name, tiles[name], indexes) for name, indexes in receipted]
+        top, stretches = None, [(0, head)]
+    else:
+        top, bounds = _bounds(head, workers if split_chain else 1)
+        stretches = list(zip(bounds, bounds[1:]))
+        with ProcessPoolExecutor(max_workers=workers, mp_context=get_context("fork")) as pool:
+            folds = [pool.submit(_run, store.url, name, tiles[name], first, last) for name, first, last in runs]
+            folds += [pool.submit(_covered, store.url, name, tiles[name], indexes) for name, indexes in receipted]
+            stretched = [pool.submit(_stretch, store.url, after, upto, top, wanted) for after, upto in stretches]
+            results = [f.result() for f in stretched]
+            outcomes = [f.result() for f in folds]
+    count, prev = _chain_holds(stretches, results)
+    roots = _roots(store, results, top, head, sizes)
+    verified = _verdict(count, prev, tiles, outcomes, roots, recorded)
+    if key is not None:
+        _give_receipts(store, key, head, digests, tiles, outcomes, held)
+    return verified
+
+
+def tree_edge(size: int) -> list:
+    from ledger import tree
+
+    return tree.edge_nodes(size) if size else []
+
+
+def _bounds(head: int, stretches: int) -> tuple[Optional[int], list[int]]:
+    """Where the log is cut into stretches: at multiples of a block of 2**top events, so that
+    every node of the tree up to level ``top`` lies wholly within one stretch; the levels
+    above are built from each stretch's top level (None: one stretch builds every level)."""
+    if stretches < 2:
+        return None, [0, head]
+    top = max(0, (head // (stretches * 8)).bit_length() - 1)  # about eight blocks a stretch
+    block = 1 << top
+    cuts = [0, *sorted({round(head * i / stretches / block) * block for i in range(1, stretches)}), head]
+    return top, sorted({c for c in cuts if 0 <= c <= head})
+
+
+def _chain_holds(stretches: list[tuple[int, int]], results: list[tuple]) -> tuple[int, str]:
+    """Each stretch's chain, and each stretch's first prev_hash against the hash ending the one
+    before it; ChainBroken at the first position that fails. (count, head hash)."""
     prev, count = GENESIS, 0
     for (after, _), result in zip(stretches, results):
         if result[0] == "broken":
             raise ChainBroken(result[1], result[2])
-        _, first_prev, n, last = result
+        first_prev, n, last = result[1:4]
         if first_prev != prev:
             raise ChainBroken(after + 1, "prev_hash does not match the hash of the event before it")
         count, prev = count + n, last
-    return _verdict(count, prev, tiles, outcomes, roots, recorded)
+    return count, prev
+
+
+def _roots(store: Store, results: list[tuple], top: Optional[int], head: int, sizes: list[int]) -> tuple:
+    """("ok", {size: root}) for the tree recomputed from the events, or ("broken", level, index,
+    problem) at its first stored node (lowest level first) that differs, is missing or should not
+    be there."""
+    from ledger import merkle, tree
+
+    problems = [r[6] for r in results if r[6] is not None]
+    found: dict = {}
+    for r in results:
+        found.update(r[5])
+    if top is not None and not problems:
+        upper = tree.Levels(bytearray(b"".join(r[4] for r in results)), 0, None, base=top)
+        with store.reading() as tx:
+            try:
+                tree.check_levels(tx.conn, upper, 0, head, None, above=top)
+            except TreeBroken as broken:
+                problems.append((broken.level, broken.index, broken.problem))
+        found.update({node: upper.node(node) for size in sizes for node in tree_edge(size) if upper.holds(node)})
+    if problems:
+        return ("broken", *min(problems))
+    return ("ok", {size: merkle.fold([found[n] for n in tree_edge(size)]) if size else merkle.EMPTY_ROOT
+                   for size in sizes})
 
 
 def _verdict(count: int, head: str, tiles: dict, outcomes: list[tuple], roots, recorded) -> Verified:
@@ -119,27 +205,47 @@ def _verdict(count: int, head: str, tiles: dict, outcomes: list[tuple], roots, r
     unsigned = sum(outcome[4] for outcome in outcomes)
     unkeyed = next((outcome[5] for outcome in outcomes if outcome[5]), "")
     return Verified(count, head, sum(map(len, tiles.values())) - stale, stale, roots[count], held,
-                    tuple(recorded.seen()), unsigned, unkeyed)
+                    tuple(recorded.seen()), unsigned, unkeyed, sum(outcome[7] for outcome in outcomes))
 
 
-def _tree_in(store: Store, head: int, sizes: list[int]) -> tuple:
-    """("ok", {size: root}) for the tree recomputed from the events, or ("broken", level, index, problem)."""
-    from ledger import tree
+def _stamp() -> str:
+    """What a receipt is made for: the read models' shape and the very code that folds them (a
+    fold rule changed without a change of shape must fold every snapshot again)."""
+    import hashlib
+    import sys
 
-    with store.reading() as tx:
-        try:
-            levels = tree.check(tx.conn, head)
-        except TreeBroken as broken:
-            return ("broken", broken.level, broken.index, broken.problem)
-    return ("ok", {size: levels.root(size) for size in sizes})
+    from projections import replay, snapshots
+    from projections import world as world_model
+
+    modules = {world_model.__name__, replay.__name__, snapshots.__name__}
+    modules |= {m.__name__ for m in vars(world_model).values()
+                if isinstance(m, ModuleType) and m.__name__.startswith(("projections.", "ledger."))}
+    digest = hashlib.sha256()
+    for name in sorted(modules):
+        path = getattr(sys.modules[name], "__file__", None)
+        digest.update(name.encode() + b"\0" + (open(path, "rb").read() if path else b"") + b"\0")
+    return f"{snapshots.shape()}:{digest.hexdigest()[:16]}"
 
 
-def _tree(url: str, head: int, sizes: list[int]) -> tuple:
-    store = Store(url, create=False, check_schema=False)  # the parent checked it
+def _give_receipts(store: Store, key: bytes, head: int, digests: dict, tiles: dict, outcomes: list[tuple],
+                   held: dict) -> None:
+    """Receipts for the snapshots that agree now, their MACs checked (not a stale one, not one
+    without a MAC), where this connection may write; else the next verify folds them again."""
+    from ledger import receipts as kept_receipts
+
+    agreed: dict[str, set] = {}
+    for outcome in outcomes:
+        agreed.setdefault(outcome[0], set()).update(outcome[6])
+    given = {name: {t[0]: digest for t, digest in zip(tiles[name], digests[name]) if t[0] in agreed.get(name, ())}
+             for name in tiles}
+    given = {name: found for name, found in given.items() if found}
+    if given == held:
+        return  # nothing new folded: no write
     try:
-        return _tree_in(store, head, sizes)
-    finally:
-        store.dispose()
+        with store.transaction() as tx:
+            kept_receipts.write(tx, key, _stamp(), head, given)
+    except StoreError:
+        pass  # a role that may not write: the next verify folds again
 
 
 def _checkpoints_hold(recorded, roots: dict[int, bytes]) -> int:
@@ -168,16 +274,28 @@ def _checkpoints_hold(recorded, roots: dict[int, bytes]) -> int:
     return len(recorded.checkpoints)
 
 
-def _runs(tiles: dict[str, list[Tile]], pieces: int) -> list[tuple[str, int, int]]:
-    """Each campaign's tiles cut into runs, about ``pieces`` in all, by events covered."""
-    total = sum(every[-1][0] for every in tiles.values() if every) or 1
-    runs = []
+def _runs(tiles: dict[str, list[Tile]], covered: dict[str, list[bool]], pieces: int) -> list[tuple[str, int, int]]:
+    """The tiles to fold — each campaign's not covered by a receipt, in runs of consecutive
+    tiles — cut into about ``pieces`` runs in all, by events covered. A run starts from the
+    stored snapshot before it, which the run before it (or its receipt) checks."""
+    spans = []
     for name, every in tiles.items():
-        if not every:
-            continue
-        share = max(1, round(pieces * every[-1][0] / total))
-        cuts = sorted({len(every) * i // share for i in range(share)} | {len(every)})
-        runs += [(name, first, last) for first, last in zip(cuts, cuts[1:])]
+        first = None
+        for i, done in enumerate([*covered[name], True]):
+            if not done and first is None:
+                first = i
+            elif done and first is not None:
+                spans.append((name, first, i))
+                first = None
+    size = {span: tiles[span[0]][span[2] - 1][0] - (tiles[span[0]][span[1] - 1][0] if span[1] else 0)
+            for span in spans}
+    total = sum(size.values()) or 1
+    runs = []
+    for span in spans:
+        name, first, last = span
+        share = max(1, min(last - first, round(pieces * size[span] / total)))
+        cuts = sorted({first + (last - first) * i // share for i in range(share)} | {last})
+        runs += [(name, a, b) for a, b in zip(cuts, cuts[1:])]
     return runs
 
 
@@ -221,14 +339,15 @@ def _tiles_in(tx: Transaction, name: str, tiles: list[Tile], first: int, last: i
             world = None
     recent = deque([(since, world, last_day, [])] if world is not None else [], maxlen=RECENT)
     stale = unsigned = 0
+    agreed = []  # positions of those that agree, their MACs checked: what a receipt may be given for
     for position, tile_since, min_day, max_day in tiles[first:last]:
         if tile_since != since:
             return name, position, f"does not follow the snapshot before it (it names {tile_since}, not {since})", \
-                0, 0, unkeyed
+                0, 0, unkeyed, (), 0
         between = list(tx.read(name, after=since, upto=position, payload_if=replay.payload_needed))
         days = [e.game_time for e in between] + ([last_day] if last_day is not None else [])
         if (min_day, max_day) != (min((e.game_time for e in between), default=None), max(days, default=None)):
-            return name, position, "names game days its events do not have", 0, 0, unkeyed
+            return name, position, "names game days its events do not have", 0, 0, unkeyed, (), 0
         try:
             world, following = None, between
             for base, base_world, base_day, before in reversed(recent):
@@ -239,58 +358,146 @@ def _tiles_in(tx: Transaction, name: str, tiles: list[Tile], first: int, last: i
             if world is None:
                 world = replay.world_at(tx, name, Point(), upto=position, below=position, use_snapshots=keyed)
         except Unfoldable as exc:  # a log that does not fold: an event acts on what is not there
-            return name, position, f"cannot be checked: the log does not fold to it ({exc})", 0, 0, unkeyed
+            return name, position, f"cannot be checked: the log does not fold to it ({exc})", 0, 0, unkeyed, (), 0
         try:
             try:
-                state, signed = tx.snapshot(name, position), True
+                state, signed, checked = tx.snapshot(name, position), True, True
             except SnapshotUnusable as unusable:
                 if unusable.kind not in ("unsigned", "unkeyed"):
                     raise
                 # an older tally's, or no key here to check it with: held against the fold all the same
                 state, signed = tx.snapshot(name, position, authenticate=False), unusable.kind == "unkeyed"
+                checked = False
                 if signed:
                     unkeyed = unusable.reason
             stored = snapshots.load(*state)
         except SnapshotUnusable as unusable:
             if not unusable.stale:
-                return name, position, f"failed its check ({unusable.reason})", 0, 0, unkeyed
+                return name, position, f"failed its check ({unusable.reason})", 0, 0, unkeyed, (), 0
             stale += 1
         else:
             if stored != world:
                 differs = next(f.name for f in fields(world) if getattr(stored, f.name) != getattr(world, f.name))
                 return name, position, f"does not agree with the log (its {differs} differs from the fold)", \
-                    0, 0, unkeyed
+                    0, 0, unkeyed, (), 0
             unsigned += not signed
+            if checked:
+                agreed.append(position)
         recent.append((position, world, max_day, between))
         since, last_day = position, max_day
-    return name, None, None, stale, unsigned, unkeyed
+    return name, None, None, stale, unsigned, unkeyed, agreed, 0
 
 
-def _stretch_in(store: Store, after: int, upto: int) -> tuple:
-    with store.reading() as tx, closing(tx.raw_rows(after, upto)) as rows:
-        first = next(rows, None)
-        if first is None:
-            return ("broken", after + 1, f"position {after + 1} is missing")
+def _covered_in(tx: Transaction, name: str, tiles: list[Tile], indexes: list[int]) -> tuple:
+    """As ``_tiles_in``, for tiles an earlier verify folded: each must still follow the one
+    before it, and its row must pass every check a query makes of it (Transaction.snapshot's:
+    its MAC, which covers its place in the tiling, the hash of its event, its blobs' names and
+    its state; that hash the hash of the campaign's event at its position; its blobs there and
+    matching their names) — so it is the row whose digest the receipt names, the very state
+    that verify held against the fold. The rows are read in one query, each blob checked once."""
+    import hashlib
+    import json
+
+    from ledger import snapshot_mac
+    from ledger.cursors import stream_rows
+
+    wanted = {tiles[i][0] for i in indexes}
+    for i in indexes:
+        position, since = tiles[i][:2]
+        before = tiles[i - 1][0] if i else 0
+        if since != before:
+            return name, position, f"does not follow the snapshot before it (it names {since}, not {before})", \
+                0, 0, "", (), 0
+    try:
+        key = tx.snapshot_key()
+    except SnapshotUnusable as unusable:  # the receipts were read with it: gone since
+        return name, min(wanted), f"failed its check ({unusable.reason})", 0, 0, "", (), 0
+    blobs = {digest: bytes(data) for digest, data in tx.conn.execute(
+        sa.select(snapshot_blobs.c.digest, snapshot_blobs.c.data).where(snapshot_blobs.c.campaign == name))}
+    sound = {digest for digest, data in blobs.items() if hashlib.sha256(data).hexdigest() == digest}
+    seen = set()
+    for position, since, low, high, event_hash, digest, names, state, chained in stream_rows(
+            tx.conn, "SELECT s.position, s.since, s.min_game_time, s.max_game_time, s.event_hash, s.digest, "
+                     "s.blobs, s.state, e.hash FROM snapshots s LEFT JOIN events e ON e.position = s.position "
+                     "AND e.campaign = s.campaign WHERE s.campaign = ? ORDER BY s.position", (name,)):
+        if position not in wanted:
+            continue
+        seen.add(position)
         try:
-            count, last = verify_stored(_chain(first, rows), start=after + 1, prev=first[12])
-        except ChainBroken as broken:
-            return ("broken", broken.position, broken.reason)
-    if count != upto - after:
-        return ("broken", after + count + 1, f"position {after + count + 1} is missing")
-    return ("ok", first[12], count, last)
+            names = json.loads(names)
+        except ValueError:
+            names = None
+        problem = None
+        if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
+            problem = "its list of blobs is not readable"
+        elif not snapshot_mac.signed(digest):
+            problem = "it carries no MAC"
+        elif not snapshot_mac.state_holds(key, digest, name, position, since=since, min_game_time=low,
+                                          max_game_time=high, event_hash=event_hash, blobs=names,
+                                          state=bytes(state)):
+            problem = "its MAC does not hold"
+        elif chained != event_hash:
+            problem = f"its event hash is not the hash of event {position} of the campaign"
+        else:
+            missing = next((n for n in names if n not in blobs), None)
+            wrong = next((n for n in names if n not in sound), None)
+            problem = (f"blob {missing[:12]}… is missing" if missing is not None
+                       else f"blob {wrong[:12]}… does not match its digest" if wrong is not None else None)
+        if problem:
+            return name, position, f"failed its check ({problem})", 0, 0, "", (), 0
+    if seen != wanted:
+        return name, min(wanted - seen), "failed its check (there is no such snapshot)", 0, 0, "", (), 0
+    return name, None, None, 0, 0, "", sorted(wanted), len(wanted)
 
 
-def _stretch(url: str, after: int, upto: int) -> tuple:
+def _covered(url: str, name: str, tiles: list[Tile], indexes: list[int]) -> tuple:
     store = Store(url, create=False, check_schema=False)  # the parent checked it
     try:
-        return _stretch_in(store, after, upto)
+        with store.reading() as tx:
+            return _covered_in(tx, name, tiles, indexes)
     finally:
         store.dispose()
 
 
-def _chain(first, rest):
-    yield first
-    yield from rest
+def _stretch_in(store: Store, after: int, upto: int, top: Optional[int], wanted: list) -> tuple:
+    """Events after..upto read once: their chain checked, and from the same rows the tree's
+    leaves, its levels up to ``top`` (every level if None) and the stored nodes over them
+    (ledger/tree.py). ("broken", position, reason) for the chain, else ("ok", first
+    prev_hash, count, last hash, the top level's hashes, the ``wanted`` nodes that lie here,
+    the tree's first problem (level, index, problem) or None)."""
+    from ledger import tree
+
+    leaves = bytearray()
+    with store.reading() as tx, closing(tx.raw_rows(after, upto)) as rows:
+        first = next(rows, None)
+        if first is None and upto > after:
+            return ("broken", after + 1, f"position {after + 1} is missing")
+        start = first[12] if first is not None else GENESIS  # an empty log: its tree must be empty too
+        try:
+            count, last = verify_stored(chain((first,), rows) if first is not None else (), start=after + 1,
+                                        prev=start, leaves=leaves)
+        except ChainBroken as broken:
+            return ("broken", broken.position, broken.reason)
+        if count != upto - after:
+            return ("broken", after + count + 1, f"position {after + count + 1} is missing")
+        levels = tree.Levels(leaves, after, top)
+        problem = None
+        try:
+            if after == 0:
+                tree.check_stray(tx.conn)
+            tree.check_levels(tx.conn, levels, after, upto, top)
+        except TreeBroken as broken:
+            problem = (broken.level, broken.index, broken.problem)
+    summit = bytes(levels.levels[top]) if top is not None and top < len(levels.levels) else b""
+    return ("ok", start, count, last, summit, {n: levels.node(n) for n in wanted if levels.holds(n)}, problem)
+
+
+def _stretch(url: str, after: int, upto: int, top: Optional[int], wanted: list) -> tuple:
+    store = Store(url, create=False, check_schema=False)  # the parent checked it
+    try:
+        return _stretch_in(store, after, upto, top, wanted)
+    finally:
+        store.dispose()
 
 
 class Kept(NamedTuple):
