@@ -57,8 +57,7 @@ def test_a_missing_event_at_a_stretch_boundary_is_found(long_log):
     store.dispose()
 
 
-@pytest.fixture
-def snapshotted(tmp_path, monkeypatch):
+def snapshotted_campaign(tmp_path, monkeypatch) -> str:
     """A generated campaign (late facts, voids) snapshotted every 50 events, checked in runs from 1,000 events."""
     from projections import replay
     from bench.generator import NAME
@@ -70,6 +69,11 @@ def snapshotted(tmp_path, monkeypatch):
     store.dispose()
     monkeypatch.setattr(verification, "FOLD_PARALLEL_FROM", 1000)
     return url
+
+
+@pytest.fixture
+def snapshotted(tmp_path, monkeypatch):
+    return snapshotted_campaign(tmp_path, monkeypatch)
 
 
 def forge_cash(url, position, cash):

@@ -15,22 +15,14 @@ from ledger import receipts
 from ledger.errors import SnapshotRefuted, TreeBroken
 from ledger.store import Store
 from projections import verification
-from tests.conftest import generated, tamper
-from tests.test_verification import forge_cash, rewrite_row
+from tests.conftest import tamper
+from tests.test_verification import forge_cash, rewrite_row, snapshotted_campaign
 
 
 @pytest.fixture
 def snapshotted(tmp_path, monkeypatch):
     """A generated campaign snapshotted every 50 events, split into stretches and runs."""
-    from projections import replay
-    from bench.generator import NAME
-
-    url = generated(tmp_path, events=3000, seed=7)
-    store = Store(url)
-    with store.transaction() as tx:
-        replay.build_snapshots(tx, NAME, every=50)
-    store.dispose()
-    monkeypatch.setattr(verification, "FOLD_PARALLEL_FROM", 1000)
+    url = snapshotted_campaign(tmp_path, monkeypatch)
     monkeypatch.setattr(verification, "PARALLEL_FROM", 100)
     return url
 
