@@ -299,7 +299,10 @@ class Store:
             return
         try:
             conn = self._held[0]
-            if conn is None or conn.closed or conn.invalidated:
+            if conn is not None and (conn.closed or conn.invalidated):  # its database connection was lost
+                _release(self._held)
+                conn = None
+            if conn is None:
                 conn = self._held[0] = self.engine.connect().execution_options(tally_write=True)
             with self._driver_errors():
                 yield conn

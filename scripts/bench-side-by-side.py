@@ -9,7 +9,7 @@ turn about, on the same machine, then every figure side by side.
 so that a machine busier at one moment weighs on both sides; each figure is the
 best of a side's rounds (the most for rates, the least for times), and the table
 printed is Markdown: figure, before, after, after / before. ``--out`` keeps every
-run's JSON and the table's figures."""
+run's JSON and the table's figures; ``--again FILE`` prints such a file's table again."""
 
 from __future__ import annotations
 
@@ -37,6 +37,8 @@ def flat(figures: dict, prefix: str = "") -> dict[str, float]:
 
 
 def lower_is_better(name: str) -> bool:
+    if name.endswith(("_per_s", "_vs_one")) or ".ratio_" in name:  # a rate, or a ratio where more is better
+        return False
     return name.endswith(LOWER) or "_ms_" in name
 
 
@@ -58,18 +60,23 @@ def run(checkout: Path, events: int, backend: str) -> dict:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--before", type=Path, required=True)
+    parser.add_argument("--before", type=Path)
     parser.add_argument("--after", type=Path, default=Path(__file__).resolve().parent.parent)
     parser.add_argument("--events", type=int, default=100_000)
     parser.add_argument("--backend", default="sqlite")
     parser.add_argument("--rounds", type=int, default=1)
     parser.add_argument("--out", type=Path)
+    parser.add_argument("--again", type=Path, help="print the table of an --out file again, running nothing")
     args = parser.parse_args()
-    runs: dict[str, list[dict]] = {"before": [], "after": []}
-    for _ in range(args.rounds):
-        for side in ("before", "after"):
-            runs[side].append(run(getattr(args, side), args.events, args.backend))
-            print(f"{side}: done in {runs[side][-1]['wall_s']} s", file=sys.stderr)
+    if args.again:
+        runs = json.loads(args.again.read_text())["runs"]
+        args.rounds, args.out = len(runs["after"]), None
+    else:
+        runs = {"before": [], "after": []}
+        for _ in range(args.rounds):
+            for side in ("before", "after"):
+                runs[side].append(run(getattr(args, side), args.events, args.backend))
+                print(f"{side}: done in {runs[side][-1]['wall_s']} s", file=sys.stderr)
     sides = {side: [flat(r) for r in found] for side, found in runs.items()}
     names = [n for n in sides["after"][0] if n in sides["before"][0] and n != "events"]
     table = {}
