@@ -299,10 +299,9 @@ class Store:
             return
         try:
             conn = self._held[0]
-            if conn is not None and (conn.closed or conn.invalidated):  # its database connection was lost
-                _release(self._held)
-                conn = None
-            if conn is None:
+            # One whose database connection was lost is invalidated by the SQL layer, which
+            # connects it again on its next use (tests/test_store.py).
+            if conn is None or conn.closed:
                 conn = self._held[0] = self.engine.connect().execution_options(tally_write=True)
             with self._driver_errors():
                 yield conn

@@ -234,3 +234,27 @@ def test_dispose_closes_the_kept_write_connection(tmp_path):
     assert (tmp_path / "kept.db-wal").exists()
     store.dispose()
     assert not (tmp_path / "kept.db-wal").exists()
+
+
+def test_a_kept_write_connection_the_server_dropped_is_replaced(pg_server):
+    # A long-lived store (tally serve, the scheduler) keeps its write connection between
+    # appends. When the server ends it (a restart, an administrator), the append that finds
+    # it gone is refused in one line, nothing written, and the next append gets a new one.
+    import psycopg
+
+    url = pg_server.new_database()
+    store = Store(url)
+    store.append("a", [NewEvent("campaign", setting(), 10)], actor="ref")
+    admin = sa.engine.make_url(url)
+    with psycopg.connect(host=admin.host, port=admin.port, user=admin.username, dbname=admin.database,
+                         autocommit=True) as conn:
+        ended = conn.execute("SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
+                             "WHERE datname = current_database() AND pid <> pg_backend_pid()").fetchone()[0]
+    assert ended >= 1
+    with pytest.raises(StoreError) as refused:
+        store.append("a", [NewEvent("campaign", setting(value="v2"), 10)], actor="ref")
+    assert "\n" not in str(refused.value)
+    store.append("a", [NewEvent("campaign", setting(value="v3"), 10)], actor="ref")
+    assert [e.payload["value"] for e in store.read("a")] == ["pool", "v3"]
+    assert verify(store) == (2, store.read()[-1].hash)
+    store.dispose()
