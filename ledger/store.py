@@ -49,6 +49,7 @@ DEFAULT_DB_MODE = 0o600  # a new SQLite ledger file; TALLY_DB_MODE=0640 lets its
 _PG_WRITE_LOCK = "SELECT set_config('synchronous_commit', 'off', true) FROM ledger_write_lock FOR UPDATE"
 _COLUMNS = [c.name for c in events.columns]
 _SELECT = f"SELECT {', '.join(_COLUMNS)} FROM events"
+_VERSION = "SELECT coalesce(max(version), 0) FROM events WHERE campaign = ? AND stream = ?"  # a stream's version
 _TYPE_NAMES: dict[type, str] = {}
 
 
@@ -452,15 +453,13 @@ class Transaction:
         if note not in self.notes:
             self.notes.append(note)
 
-    def _campaign(self, campaign: str, *, ranged: bool = False) -> sa.ColumnElement:
-        """``campaign = ?``; ``ranged``: in a query bounded by positions, which
-        should read that range of the table. Without statistics SQLite takes
-        ``campaign = ?`` for a selective index and walks every event of the
-        campaign; its unary ``+`` keeps the term off the index, so the primary
-        key's range is used. (PostgreSQL's planner has its statistics.)"""
-        if ranged and self.conn.dialect.name == "sqlite":
-            return sa.literal_column("+events.campaign") == campaign
-        return events.c.campaign == campaign
+    def _ranged(self) -> str:
+        """The campaign column in a query bounded by positions, which should read
+        that range of the table. Without statistics SQLite takes ``campaign = ?``
+        for a selective index and walks every event of the campaign; its unary
+        ``+`` keeps the term off the index, so the primary key's range is used.
+        (PostgreSQL's planner has its statistics.)"""
+        return "+campaign" if self.conn.dialect.name == "sqlite" else "campaign"
 
     def _cursor(self, sql: str, params=(), *, many: bool = False):
         return driver_cursor(self.conn, sql, params, many=many)
@@ -474,8 +473,7 @@ class Transaction:
     def head_and_versions(self, campaign: str, streams: Sequence[str]) -> tuple[tuple[int, str, Optional[str]], list[int]]:
         """``head()`` and each stream's ``stream_version``, in one statement (the
         append path's one read before it writes)."""
-        versions = ", ".join(["(SELECT coalesce(max(version), 0) FROM events WHERE campaign = ? AND stream = ?)"]
-                             * len(streams))
+        versions = ", ".join([f"({_VERSION})"] * len(streams))
         cursor = self._cursor(f"SELECT position, hash, recorded_at{', ' if streams else ''}{versions} "
                               "FROM events ORDER BY position DESC LIMIT 1",
                               [v for stream in streams for v in (campaign, stream)])
@@ -486,8 +484,7 @@ class Transaction:
         return (row[0], row[1], row[2]), list(row[3:])
 
     def stream_version(self, campaign: str, stream: str) -> int:
-        cursor = self._cursor("SELECT coalesce(max(version), 0) FROM events WHERE campaign = ? AND stream = ?",
-                              (campaign, stream))
+        cursor = self._cursor(_VERSION, (campaign, stream))
         version = cursor.fetchone()[0]
         cursor.close()
         return version
@@ -569,10 +566,10 @@ class Transaction:
         where, params = ["position > ?"], [after]
         if campaign is not None:
             # On SQLite the unary + keeps a read in position order on the primary key (see
-            # _campaign): without statistics it would take the campaign's game-time index and
+            # _ranged): without statistics it would take the campaign's game-time index and
             # sort every row it finds, where stepping over other campaigns' rows costs less.
             ranged = not (types or stream or fold_order)
-            where.append("+campaign = ?" if ranged and self.conn.dialect.name == "sqlite" else "campaign = ?")
+            where.append(f"{self._ranged() if ranged else 'campaign'} = ?")
             params.append(campaign)
         for column, value in (("position <=", upto), ("stream =", stream), ("session =", session),
                               ("recorded_at <=", recorded_by), ("game_time <=", until_day),
@@ -609,10 +606,6 @@ class Transaction:
         cursor.close()
         return rows
 
-    def _ranged(self) -> str:
-        """``campaign`` in a query bounded by positions (see _campaign)."""
-        return "+campaign" if self.conn.dialect.name == "sqlite" else "campaign"
-
     def first(self, campaign: str) -> Optional[Envelope]:
         """The campaign's first event, its campaign.created (an index seek)."""
         row = self._row(f"{_SELECT} WHERE type = ? AND campaign = ? ORDER BY position LIMIT 1",
@@ -643,11 +636,9 @@ class Transaction:
 
     def positions(self, campaign: str, *, after: int = 0, every: int = 1) -> list[int]:
         """Every ``every``-th position of the campaign's events after ``after``."""
-        query = (sa.select(events.c.position)
-                 .where(self._campaign(campaign, ranged=True), events.c.position > after)
-                 .order_by(events.c.position))
-        return [p for i, p in enumerate(self.conn.execute(query.execution_options(yield_per=20000)).scalars(), 1)
-                if i % every == 0]
+        rows = stream_rows(self.conn, f"SELECT position FROM events WHERE {self._ranged()} = ? AND position > ? "
+                           "ORDER BY position", (campaign, after))
+        return [p for i, (p,) in enumerate(rows, 1) if i % every == 0]
 
     def recorded_prefix(self, instant: str) -> int:
         """The last position P such that every event up to P was recorded by ``instant``.
@@ -680,11 +671,10 @@ class Transaction:
 
     def positions_and_days(self, campaign: str, after: int, upto: int) -> Iterator[tuple[int, int]]:
         """(position, game day) of the campaign's events in (after, upto], in position order."""
-        # On the primary key's range (the unary + as in read): the campaign's game-time index would
+        # On the primary key's range (_ranged): the campaign's game-time index would
         # walk every event of the campaign to find a few recent ones.
-        column = "+campaign" if self.conn.dialect.name == "sqlite" else "campaign"
         return stream_rows(self.conn, f"SELECT position, game_time FROM events WHERE position > ? AND position <= ? "
-                           f"AND {column} = ? ORDER BY position", (after, upto, campaign))
+                           f"AND {self._ranged()} = ? ORDER BY position", (after, upto, campaign))
 
     def last_fact_day(self, campaign: str, upto: int, before_day: int) -> Optional[int]:
         """The latest game day before ``before_day`` among the campaign's events up to ``upto``."""
