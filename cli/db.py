@@ -67,22 +67,19 @@ def snapshot(ctx: typer.Context,
              drop: bool = typer.Option(False, "--drop", help="Delete every snapshot (derived data: nothing is lost).")) -> None:
     """Snapshot every campaign's folded state (every 1,000 events through its history, and now) and
     bring its kept histories up to date, or drop them all."""
+    from commands.derived import build_all
     from ledger import kept_rows
-    from projections import kept
-    from projections.replay import build_snapshots
 
     store = options(ctx).store()
-    with store.transaction() as tx:
-        if drop:
+    if drop:
+        with store.transaction() as tx:
             typer.echo(f"dropped {tx.drop_snapshots()} snapshot(s) and {kept_rows.drop_all(tx)} kept step(s)")
-            return
-        for name in tx.campaigns():
-            taken = build_snapshots(tx, name)
-            if taken:
-                typer.echo(f"{name}: {len(taken)} snapshot(s), the last at event {taken[-1]}")
-            else:
-                typer.echo(f"{name}: already snapshotted at its last event")
-            kept.catch_up(tx, name)
+        return
+    for name, taken in build_all(store).items():
+        if taken:
+            typer.echo(f"{name}: {len(taken)} snapshot(s), the last at event {taken[-1]}")
+        else:
+            typer.echo(f"{name}: already snapshotted at its last event")
 
 
 @app.command("grant-reader")

@@ -242,16 +242,10 @@ def _linked(block: list[tuple], prev_hash: str, last_recorded: str) -> bool:
 
 def build_all_snapshots(store: Store) -> int:
     """After an import: the snapshots through each campaign's history, and its kept histories
-    (projections/kept.py), so the first query and the first page after it are as quick as any."""
-    from projections import kept
-    from projections.replay import build_snapshots
+    (commands/derived.py), so the first query and the first page after it are as quick as any."""
+    from commands.derived import build_all
 
-    with store.transaction() as tx:
-        taken = 0
-        for name in tx.campaigns():
-            taken += len(build_snapshots(tx, name))
-            kept.catch_up(tx, name)
-        return taken
+    return sum(len(taken) for taken in build_all(store).values())
 
 
 def _no_floats(text: str):

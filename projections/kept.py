@@ -298,23 +298,7 @@ def catch_up(tx, name: str, *, persist: bool = True) -> Optional[tuple[Head, Opt
         head = Head(upto, last_day, recorded_day, head.figures)
         drop = None
     else:
-        days = _recorded_days(tx, name, 0, upto, None)
-        if redo_from < 0:
-            world = world_model.EMPTY
-        else:
-            world = replay.world_at(tx, name, Point(as_of=redo_from - 1), upto=upto)
-        figures = {s: f for s in _subjects(world) if (f := _figures(world, s)) is not None}
-        folding = _Folding(world, figures)
-        last_day = None
-        for e in tx.read(name, upto=upto, types=[t for t in types if t != VOID], fold_order=True,
-                         from_day=None if redo_from < 0 else redo_from, payload_if=_payload_needed):
-            folding.fold(e, withdrawn.get(e.position), _late(days, e))
-            last_day = e.game_time
-        if last_day is None and redo_from >= 0:
-            last_day = tx.last_fact_day(name, upto, before_day=redo_from)
-        new_rows = folding.out
-        recorded_day = tx.last_day(name, upto)
-        head = Head(upto, last_day, recorded_day, folding.figures)
+        head, new_rows = _folded_from(tx, name, upto, withdrawn, redo_from)
         drop = redo_from
     if not persist:
         return head, (new_rows if drop is None else None)  # a refold is not answered from memory
@@ -323,6 +307,55 @@ def catch_up(tx, name: str, *, persist: bool = True) -> Optional[tuple[Head, Opt
     kept_rows.put_steps(tx, key_, name, new_rows, drop if drop is not None and drop >= 0 else None)
     kept_rows.put_head(tx, key_, name, upto, head.encode())
     return head, {}
+
+
+def _folded_from(tx, name: str, upto: int, withdrawn: dict[int, int],
+                 redo_from: int) -> tuple[Head, dict[str, list[tuple]]]:
+    """The histories' steps from game day ``redo_from`` on (every day: -1), folded on the world
+    as of the day before, up to ``upto``; and the head they stand at."""
+    days = _recorded_days(tx, name, 0, upto, None)
+    if redo_from < 0:
+        world = world_model.EMPTY
+    else:
+        world = replay.world_at(tx, name, Point(as_of=redo_from - 1), upto=upto)
+    figures = {s: f for s in _subjects(world) if (f := _figures(world, s)) is not None}
+    folding = _Folding(world, figures)
+    last_day = None
+    for e in tx.read(name, upto=upto, types=[t for t in figure_types() if t != VOID], fold_order=True,
+                     from_day=None if redo_from < 0 else redo_from, payload_if=_payload_needed):
+        folding.fold(e, withdrawn.get(e.position), _late(days, e))
+        last_day = e.game_time
+    if last_day is None and redo_from >= 0:
+        last_day = tx.last_fact_day(name, upto, before_day=redo_from)
+    return Head(upto, last_day, tx.last_day(name, upto), folding.figures), folding.out
+
+
+def built(tx, name: str) -> Optional[tuple[Head, dict[str, list[tuple]]]]:
+    """The campaign's histories folded from its first event to its head, for this reading alone:
+    what ``catch_up`` stores for a campaign that has none, computed where it may not write (a
+    process of its own, beside the snapshots' fold after an import: commands/derived.py), to be
+    stored by ``keep_built``. None where they cannot be kept (no derived-data key)."""
+    if derived_key(tx, create=False) is None:
+        return None
+    upto = tx.campaign_head(name) or 0
+    withdrawn = {v.payload["target"]: v.position for v in tx.read(name, types=[VOID], upto=upto)}
+    return _folded_from(tx, name, upto, withdrawn, -1)
+
+
+def keep_built(tx, name: str, made: tuple[Head, dict[str, list[tuple]]]) -> None:
+    """Store histories ``built`` from the log as committed when they were read, unless the
+    campaign has histories at or past their position by then; then catch them up to the head
+    (events appended since). The log up to their position cannot have changed: it only grows."""
+    key_ = derived_key(tx, create=True)
+    head, rows = made
+    found = kept_rows.head(tx, key_, name) if key_ is not None else None
+    held = Head.decode(*found) if found else None
+    if key_ is not None and (held is None or held.position < head.position) \
+            and head.position <= (tx.campaign_head(name) or 0):
+        kept_rows.drop(tx, name)
+        kept_rows.put_steps(tx, key_, name, rows, None)
+        kept_rows.put_head(tx, key_, name, head.position, head.encode())
+    catch_up(tx, name)
 
 
 def keep_up(store, campaign: Optional[str]) -> None:
