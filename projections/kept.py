@@ -109,7 +109,7 @@ def _moved(was: world_model.World, now: world_model.World) -> Optional[set[str]]
     entries of each read model and the campaign (projections/sheet.py)."""
     if was is now:
         return set()
-    if was.campaign is not now.campaign:
+    if was.campaign is not now.campaign and not _day_alone(was.campaign, now.campaign):
         return None
     keys: set[str] = set()
     if was.stable is not now.stable:
@@ -133,6 +133,17 @@ def _moved(was: world_model.World, now: world_model.World) -> Optional[set[str]]
     if was.company is not now.company:
         subjects.add(COMPANY)
     return subjects
+
+
+def _day_alone(was, now) -> bool:
+    """Whether the campaign moved on only its days — its today (most events of a long log move
+    it), the shared world's date (calendar.advanced) — in a campaign whose sheets do not read
+    them: only the Wolves sheet reads today (wages owed, and the Hit Dice the XP sheet takes
+    from it); no sheet reads the world's date. The rest is compared by identity: days moved on
+    keep the very same rules, settings and calendar (projections/campaign.py)."""
+    return (was is not None and now is not None and not now.runs("wolves") and was.rules is now.rules
+            and was.settings is now.settings and was.calendar_spec is now.calendar_spec
+            and was.start == now.start and was.name == now.name)
 
 
 def _figures(world: world_model.World, subject: str) -> Optional[dict[str, Any]]:

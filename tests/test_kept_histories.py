@@ -209,3 +209,27 @@ def test_a_page_of_a_story_is_the_end_of_the_whole_story(tally):
             if before is None:
                 break
         assert len(whole) > 6 and pages == whole
+
+
+@pytest.mark.parametrize("script", ["open-table.tally", "bifrost-gods.tally", "skirmish-battle.tally",
+                                    "wolves-start.tally"])
+def test_only_the_wolves_sheet_reads_the_campaigns_days(tally_sqlite, script):
+    """The histories skip the sheets of an event that moved only the campaign's days (kept.py
+    ``_day_alone``): that holds while no sheet but the Wolves one reads today or the world's date.
+    Moved a year on, every other rulebook's sheets are the same; a Wolves sheet's are not (its
+    wages owed grow by the day), which shows the comparison can tell."""
+    from projections.frozen import replace
+
+    tally_sqlite.ok("script", str(FIXTURES / script), "--quiet")
+    store = Store(tally_sqlite.url, create=False)
+    with store.reading() as tx:
+        world = load(tx, None).world
+    later = replace(world, campaign=replace(world.campaign, today=world.campaign.today + 365,
+                                            world_day=world.campaign.world_day + 365))
+    subjects = kept._subjects(world)
+    assert len(subjects) > 1
+    now = {s: kept._figures(world, s) for s in subjects}
+    moved = {s: kept._figures(later, s) for s in subjects}
+    assert (now != moved) == world.campaign.runs("wolves")
+    assert kept._day_alone(world.campaign, later.campaign) == (not world.campaign.runs("wolves"))
+    store.dispose()
