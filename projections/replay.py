@@ -32,6 +32,8 @@ same — and a note is left on the transaction for the command line to print.
 
 from __future__ import annotations
 
+import heapq
+from bisect import bisect_right
 from dataclasses import dataclass
 from typing import Iterable, Iterator, Optional
 
@@ -300,19 +302,93 @@ def build_snapshots(tx: Transaction, name: str, every: int = SNAPSHOT_EVERY) -> 
     last = tx.last_tile(name)
     since = last.position if last else 0
     world = usable(tx, name, since) if last else world_model.EMPTY
-    last_day = last.max_game_time if last else None
+    folded = _Folded(world, last.max_game_time if last else None,
+                     {v.payload["target"] for v in tx.read(name, types=[VOID], upto=since)})
     taken = []
     for position in tx.positions(name, after=since, every=every) + [tx.campaign_head(name)]:
         if position is None or position <= since:
             continue
         between = list(tx.read(name, after=since, upto=position, payload_if=payload_needed))
-        world = carried(world, between, since, last_day)
+        world = folded.on(tx, name, between, since)
         if world is None:
-            world = world_at(tx, name, Point(), upto=position)
+            world = folded.restart(world_at(tx, name, Point(), upto=position), between)
         if take_snapshot(tx, name, position, world) is not None:
             taken.append(position)
-        since, last_day = position, tx.last_tile(name).max_game_time
+        since = position
     return taken
+
+
+DAYS_KEPT = 256  # game days a snapshot build keeps the world before, to fold a fact logged late from
+
+
+def _fold_key(e: Envelope) -> tuple[int, int]:
+    return e.game_time, e.position
+
+
+class _Folded:
+    """A snapshot build's fold, tile after tile: the world after the events so far, the latest
+    day among the facts folded, the events withdrawn so far, and the world before each of the
+    last DAYS_KEPT game days the fold crossed (the facts of earlier days among the events so
+    far). A tile with a fact logged late — for a day before one already folded — is folded on
+    from the world before that fact's day, with the facts already folded for that day and
+    after read again: a few days' events, where an earlier snapshot would be tiles of them.
+    ``on`` answers None where it cannot: a void of an event of an earlier tile, or a day
+    before those kept; the caller folds from an earlier snapshot, and ``restart``s."""
+
+    def __init__(self, world: world_model.World, last_day: Optional[int], withdrawn: set[int]) -> None:
+        self.world, self.last_day, self.withdrawn = world, last_day, withdrawn
+        self.days: list[int] = []  # ascending
+        self.before: list[world_model.World] = []  # the world before each of ``days``
+
+    def on(self, tx: Transaction, name: str, between: list[Envelope],
+           since: int) -> Optional[world_model.World]:
+        voided = {e.payload["target"] for e in between if e.type == VOID}
+        if any(target <= since for target in voided):
+            return None
+        self.withdrawn |= voided
+        facts = sorted((e for e in between if e.type != VOID and e.position not in voided), key=_fold_key)
+        if not facts:
+            return self.world
+        first = facts[0].game_time
+        if self.last_day is None or first >= self.last_day:
+            self.world = self._fold(self.world, facts, self.last_day)
+        else:
+            at = bisect_right(self.days, first) - 1
+            if at < 0:
+                return None
+            day, base = self.days[at], self.before[at]
+            del self.days[at:], self.before[at:]
+            again = [e for e in tx.read(name, upto=since, from_day=day, fold_order=True, payload_if=payload_needed)
+                     if e.type != VOID and e.position not in self.withdrawn]
+            self.world = self._fold(base, heapq.merge(again, facts, key=_fold_key), None)
+        self.last_day = facts[-1].game_time if self.last_day is None else max(self.last_day, facts[-1].game_time)
+        return self.world
+
+    def restart(self, world: world_model.World, between: list[Envelope]) -> world_model.World:
+        """Go on from ``world``, the world after ``between`` folded another way; no day kept."""
+        self.withdrawn |= {e.payload["target"] for e in between if e.type == VOID}
+        days = [e.game_time for e in between if e.type != VOID and e.position not in self.withdrawn]
+        if days:
+            self.last_day = max(days) if self.last_day is None else max(self.last_day, max(days))
+        self.world, self.days, self.before = world, [], []
+        return world
+
+    def _fold(self, world: world_model.World, facts: Iterable[Envelope],
+              after_day: Optional[int]) -> world_model.World:
+        """Fold ``facts`` (in fold order) on ``world``, keeping the world before each day after
+        ``after_day`` (before it, ``world`` holds facts of that day already)."""
+        day = None
+        apply = world_model.apply
+        for e in facts:
+            if e.game_time != day:
+                day = e.game_time
+                if after_day is None or day > after_day:
+                    self.days.append(day)
+                    self.before.append(world)
+            world = apply(world, e)
+        if len(self.days) > 2 * DAYS_KEPT:
+            del self.days[:-DAYS_KEPT], self.before[:-DAYS_KEPT]
+        return world
 
 
 def carried(world: Optional[world_model.World], between: list[Envelope], since: int,
