@@ -2,18 +2,18 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any, Iterable, Optional
+
+from msgspec import Struct, field
+from msgspec.structs import replace
 
 from ledger.calendar import Calendar, calendar_from_spec
 from ledger.envelope import Envelope
 from ledger.settings import defaults
-from projections.frozen import replace
 from projections.handlers import Table
 
 
-@dataclass(frozen=True)
-class CampaignState:
+class CampaignState(Struct, frozen=True):
     name: str
     rules: tuple[str, ...]
     calendar_spec: dict[str, Any]

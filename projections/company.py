@@ -2,18 +2,18 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Optional
+
+from msgspec import Struct, field
+from msgspec.structs import replace
 
 from ledger.envelope import Envelope
 from ledger.rules.coeac import garrison_population, tag_kind
 from ledger.names import key
-from projections.frozen import replace
 from projections.handlers import Table, entry
 
 
-@dataclass(frozen=True)
-class Stronghold:
+class Stronghold(Struct, frozen=True):
     name: str
     owner: str  # character name or "company"
     rating: int = 0
@@ -29,8 +29,7 @@ class Stronghold:
                 "population": garrison_population(self.count("Garrison"))}
 
 
-@dataclass(frozen=True)
-class Company:
+class Company(Struct, frozen=True):
     strongholds: dict[str, Stronghold] = field(default_factory=dict)
     reputation: dict[str, tuple[str, int]] = field(default_factory=dict)  # key -> (faction, value)
     cash: int = 0  # the Company's treasury: its strongholds' Income, paid out by the referee

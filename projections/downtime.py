@@ -3,19 +3,19 @@ of what a span of downtime brings each character."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Optional
+
+from msgspec import Struct, field
+from msgspec.structs import replace
 
 from ledger.envelope import Envelope
 from ledger.names import key
-from projections.frozen import replace
 from projections.handlers import Table, entry
 
 WEEK = 7  # l.640: "one other substantial Downtime Action per week"
 
 
-@dataclass(frozen=True)
-class Downtime:
+class Downtime(Struct, frozen=True):
     acts: dict[str, tuple[int, ...]] = field(default_factory=dict)  # character key -> game days acted
     # key -> name, owner, ticks, filled, ticked ([character key, session] of each tick)
     projects: dict[str, dict] = field(default_factory=dict)

@@ -1,9 +1,11 @@
-"""A quicker ``dataclasses.replace`` for the read models' frozen dataclasses.
+"""A quicker ``dataclasses.replace`` for the dice read model's frozen
+dataclasses (projections/dice.py). The campaign's read models, those a
+World holds, are msgspec Structs, and ``msgspec.structs.replace`` copies them.
 
 Folding a long log replaces a record for nearly every event, and the
 standard ``replace`` re-runs ``__init__`` over every field each time. The
-read models have no ``__post_init__`` and no ``init=False`` fields (a test
-holds them to it), so a copy of the instance's fields with the changes laid
+dice model has no ``__post_init__`` and no ``init=False`` fields (a test
+holds it to that), so a copy of the instance's fields with the changes laid
 over is the same value, made in a fraction of the time.
 """
 

@@ -4,19 +4,19 @@ punishments due, battles lost and what they cost."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Callable, Iterable, Optional
+
+from msgspec import Struct, field
+from msgspec.structs import replace
 
 from ledger.envelope import Envelope
 from ledger.rules import gods
 from ledger.settings import in_force
 from ledger.names import key
-from projections.frozen import replace
 from projections.handlers import Table, entry
 
 
-@dataclass(frozen=True)
-class Standing:
+class Standing(Struct, frozen=True):
     character: str
     god: str
     power: int
@@ -57,8 +57,7 @@ class Standing:
         return self.support if self.support is not None and self.support_day == day else None
 
 
-@dataclass(frozen=True)
-class Divine:
+class Divine(Struct, frozen=True):
     standings: dict[str, Standing] = field(default_factory=dict)
     alignments: dict[str, str] = field(default_factory=dict)  # character key -> its own alignment
 

@@ -3,11 +3,12 @@ carries, slot by slot, and how much it can carry."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Optional
 
+from msgspec import Struct, field
+from msgspec.structs import replace
+
 from ledger.envelope import Envelope
-from projections.frozen import replace
 from projections.handlers import Table
 from ledger.names import key
 
@@ -15,8 +16,7 @@ BASE_SLOTS = 12  # l.553: "Each character has twelve Inventory Slots"
 FOLLOWER_SLOTS = 3  # l.559: "Porters and other human hirelings/Followers may each carry three Slots"
 
 
-@dataclass(frozen=True)
-class Item:
+class Item(Struct, frozen=True):
     name: str
     slots: int = 1
     depletion: Optional[int] = None
@@ -30,8 +30,7 @@ class Item:
                 "cash": self.cash, "artifact": self.artifact, "carries": self.carries}
 
 
-@dataclass(frozen=True)
-class Inventory:
+class Inventory(Struct, frozen=True):
     packs: dict[str, tuple[Item, ...]] = field(default_factory=dict)  # character key -> items, oldest first
 
     def of(self, character: str) -> tuple[Item, ...]:

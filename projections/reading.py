@@ -5,9 +5,11 @@ reads from. Nothing else opens a fold of the whole world."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from functools import cached_property
 from typing import Callable, Optional, Sequence, TypeVar
+
+from msgspec.structs import replace
 
 from ledger.envelope import Envelope
 from ledger.errors import BadInput, NotFound, RuleRefused

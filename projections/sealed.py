@@ -9,18 +9,18 @@ for a day before the seal's) is refused as a late fact.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Optional
+
+from msgspec import Struct, field
+from msgspec.structs import replace
 
 from ledger import sealed as rules
 from ledger.envelope import Envelope
 from ledger.names import key
-from projections.frozen import replace
 from projections.handlers import Table, entry
 
 
-@dataclass(frozen=True)
-class Secret:
+class Secret(Struct, frozen=True):
     label: str
     commitment: str
     sealed_at: int  # the seal's position
@@ -37,8 +37,7 @@ class Secret:
         return self.revealed_at is not None
 
 
-@dataclass(frozen=True)
-class Sealed:
+class Sealed(Struct, frozen=True):
     secrets: dict[str, Secret] = field(default_factory=dict)  # by the label's key, in the order sealed
 
     def find(self, label: str) -> Optional[Secret]:

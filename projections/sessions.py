@@ -5,14 +5,15 @@ from __future__ import annotations
 
 import json
 import zlib
-from dataclasses import dataclass, field
 from functools import lru_cache
 from sys import intern
 from typing import Iterator, Optional
 
+from msgspec import Struct, field
+from msgspec.structs import replace
+
 from ledger.envelope import Envelope
 from ledger.names import key
-from projections.frozen import replace
 from projections.handlers import Table
 
 # What a session's opening logs by itself; anything else means play has begun.
@@ -20,8 +21,7 @@ OPENING = {"session.opened", "income.rolled", "dice.committed", "dice.revealed",
            "treasure.set_aside_paid", "character.retired", "player.added", "character.created"}
 
 
-@dataclass(frozen=True)
-class Session:
+class Session(Struct, frozen=True):
     number: int
     start: int
     activated: dict[str, str]  # player key -> character name
@@ -84,8 +84,7 @@ def _spans(blob: bytes) -> dict[str, tuple[tuple[int, Optional[int]], ...]]:
     return {k: tuple(spans) for k, spans in out.items()}
 
 
-@dataclass(frozen=True)
-class Sessions:
+class Sessions(Struct, frozen=True):
     """Closed sessions, oldest first, and the open one apart: an event during
     play touches only the open session, never the whole history."""
 

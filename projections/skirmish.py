@@ -3,19 +3,19 @@ wounds, renown, clothing."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Optional
+
+from msgspec import Struct, field
+from msgspec.structs import replace
 
 from ledger.envelope import Envelope
 from ledger.rules import skirmish as skirmish_rules
 from ledger.rules.skirmish import CLOTHING, WOUND_EFFECTS
 from ledger.names import key
-from projections.frozen import replace
 from projections.handlers import Table
 
 
-@dataclass(frozen=True)
-class Skirmisher:
+class Skirmisher(Struct, frozen=True):
     luck: int = 0
     level: int = 1
     stats: dict[str, int] = field(default_factory=dict)  # hero stats, before wounds and clothing
@@ -38,8 +38,7 @@ class Skirmisher:
                             if w["state"] != "healed_clean" else "none"} for w in self.wounds]}
 
 
-@dataclass(frozen=True)
-class Skirmishers:
+class Skirmishers(Struct, frozen=True):
     people: dict[str, Skirmisher] = field(default_factory=dict)
 
     def of(self, character: str) -> Skirmisher:

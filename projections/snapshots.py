@@ -4,7 +4,7 @@ A snapshot's state is MessagePack (through msgspec), compressed: a header —
 the read models' shape stamp and the digests of the packed session
 archives it holds — and the world without those archives, which are stored
 once, apart, and shared by every snapshot that holds them. It is decoded
-into the read models' own dataclasses by a typed decoder that checks every
+into the read models' own Structs by a typed decoder that checks every
 field's type; nothing in it is ever executed or names code. ledger/store.py
 checks a stored row (its digest, the event it is bound to, its blobs)
 before its state reaches ``load``; projections/replay.py decides when one may
@@ -22,10 +22,10 @@ from types import ModuleType
 from typing import Mapping
 
 import msgspec
+from msgspec.structs import replace
 
 from ledger.errors import SnapshotUnusable
 from projections import world as world_model
-from projections.frozen import replace
 
 FORMAT = "msgpack-1"  # how the state is laid out; part of the shape stamp
 MAX_STATE = 256 * 2**20  # a state never unpacks past this (a forged one could be a zip bomb)
@@ -33,6 +33,13 @@ MAX_STATE = 256 * 2**20  # a state never unpacks past this (a forged one could b
 _ENCODER = msgspec.msgpack.Encoder()
 _HEADER = msgspec.msgpack.Decoder(tuple[str, tuple[str, ...], msgspec.Raw])
 _WORLD = msgspec.msgpack.Decoder(world_model.World)
+
+
+def _read_model(cls: type) -> bool:
+    """A class whose fields the stamp takes in: the read models are msgspec Structs (they were
+    dataclasses once, and the stamp reads both alike, so the same fields give the same stamp
+    and snapshots written before the change stay usable)."""
+    return issubclass(cls, msgspec.Struct) or dataclasses.is_dataclass(cls)
 
 
 @lru_cache(maxsize=1)
@@ -44,7 +51,7 @@ def shape() -> str:
                                if isinstance(m, ModuleType) and m.__name__.startswith("projections.")]
     parts = sorted(f"{cls.__module__}.{cls.__qualname__}.{name}:{hint!r}"
                    for module in modules for cls in vars(module).values()
-                   if isinstance(cls, type) and dataclasses.is_dataclass(cls) and cls.__module__ == module.__name__
+                   if isinstance(cls, type) and _read_model(cls) and cls.__module__ == module.__name__
                    for name, hint in typing.get_type_hints(cls).items())
     return hashlib.sha256("\n".join([FORMAT, *parts]).encode()).hexdigest()[:16]
 

@@ -3,18 +3,18 @@ sheet (status, boons, Cash, Wealth, HP and Bonus HP, Skills, Saves)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Optional
+
+from msgspec import Struct, field
+from msgspec.structs import replace
 
 from ledger.envelope import Envelope
 from ledger.rules.coeac import CLASS_RESOURCES, lifestyle
 from ledger.names import key
-from projections.frozen import replace
 from projections.handlers import Table, entry
 
 
-@dataclass(frozen=True)
-class Character:
+class Character(Struct, frozen=True):
     name: str
     player: str
     status: str = "active"  # active | retired | dead
@@ -57,8 +57,7 @@ class Character:
                 "follower_vacancies": [dict(v) for v in self.vacancies]}
 
 
-@dataclass(frozen=True)
-class Player:
+class Player(Struct, frozen=True):
     name: str
     characters: tuple[str, ...] = ()
     legacies: tuple[dict, ...] = ()  # retirements waiting for the next new character
@@ -66,8 +65,7 @@ class Player:
     set_aside: int = 0
 
 
-@dataclass(frozen=True)
-class Stable:
+class Stable(Struct, frozen=True):
     players: dict[str, Player] = field(default_factory=dict)
     characters: dict[str, Character] = field(default_factory=dict)
 

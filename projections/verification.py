@@ -43,7 +43,6 @@ import os
 from collections import deque
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import closing
-from dataclasses import fields
 from itertools import chain
 from multiprocessing import get_all_start_methods, get_context
 from types import ModuleType
@@ -377,7 +376,7 @@ def _tiles_in(tx: Transaction, name: str, tiles: list[Tile], first: int, last: i
             stale += 1
         else:
             if stored != world:
-                differs = next(f.name for f in fields(world) if getattr(stored, f.name) != getattr(world, f.name))
+                differs = next(f for f in world.__struct_fields__ if getattr(stored, f) != getattr(world, f))
                 return name, position, f"does not agree with the log (its {differs} differs from the fold)", \
                     0, 0, unkeyed, (), 0
             unsigned += not signed

@@ -3,13 +3,14 @@ companions, hirelings and their wages, boasts, and the band's ships."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Optional
+
+from msgspec import Struct, field
+from msgspec.structs import replace
 
 from ledger.envelope import Envelope
 from ledger.rules.wolves import SHIPS, companions_allowed
 from ledger.names import key
-from projections.frozen import replace
 from projections.handlers import Table, entry
 
 
@@ -17,8 +18,7 @@ SHARED_LANGUAGE = "the speech of their erstwhile captors, half known (000 l.53)"
 SHARED_LANGUAGES = 1
 
 
-@dataclass(frozen=True)
-class Raider:
+class Raider(Struct, frozen=True):
     characteristics: dict[str, int] = field(default_factory=dict)
     hit_dice: int = 0
     hp: int = 0
@@ -67,8 +67,7 @@ class Raider:
         }
 
 
-@dataclass(frozen=True)
-class Band:
+class Band(Struct, frozen=True):
     raiders: dict[str, Raider] = field(default_factory=dict)
     ships: tuple[dict, ...] = ()
     kept_boasts: dict[str, dict] = field(default_factory=dict)  # bonuses that stay (kept boasts)

@@ -5,17 +5,17 @@ from the models' tables of handlers (projections/handlers.py)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
 from typing import Iterable, Optional
 
+from msgspec import Struct
+from msgspec.structs import replace
+
 from ledger.envelope import Envelope
-from projections.frozen import replace
 from projections.handlers import Fold, premises
 from projections import campaign, company, downtime, gods, inventory, sealed, sessions, skirmish, stable, wolves, xp
 
 
-@dataclass(frozen=True)
-class World:
+class World(Struct, frozen=True):
     campaign: Optional[campaign.CampaignState]
     stable: stable.Stable
     sessions: sessions.Sessions
@@ -35,7 +35,7 @@ EMPTY = World(None, stable.Stable(), sessions.Sessions(), company.Company(), god
 
 MODELS = (campaign, stable, sessions, company, gods, xp, wolves, skirmish, downtime, inventory, sealed)
 TABLES = tuple(m.TABLE for m in MODELS)  # each read model's handlers (projections/handlers.py), as World's fields
-_FIELDS = tuple(f.name for f in fields(World))
+_FIELDS = World.__struct_fields__
 PREMISES = premises(TABLES)  # event type -> what a fact logged late must keep (commands/late_facts.py)
 
 _ROUTES: dict[str, tuple[tuple[str, Fold], ...]] = {}  # event type -> (field, fold) of the models that fold it
@@ -71,11 +71,10 @@ def needs_payload(event_type: str) -> bool:
 
 def apply(world: World, e: Envelope) -> World:
     """Fold one event into the read models that fold its type; the others are left as they are."""
-    parts = world.__dict__
     changes = {}
     p = e.payload
     for name, fold in _route(e.type):
-        before = parts[name]
+        before = getattr(world, name)
         after = fold(before, p, e)
         if after is not before:
             changes[name] = after
@@ -91,12 +90,12 @@ def apply_figures(world: World, e: Envelope) -> World:
     found = _FIGURES.get(e.type)
     if found is None:
         found = _FIGURES[e.type] = tuple(route for route in _route(e.type) if route[0] != "sessions")
-    parts = world.__dict__
     changes = {}
     p = e.payload
     for name, fold in found:
-        after = fold(parts[name], p, e)
-        if after is not parts[name]:
+        before = getattr(world, name)
+        after = fold(before, p, e)
+        if after is not before:
             changes[name] = after
     return replace(world, **changes) if changes else world
 

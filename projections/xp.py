@@ -4,19 +4,19 @@ and treasure whose XP waits until it is spent (treasure_xp spent)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Optional
+
+from msgspec import Struct, field
+from msgspec.structs import replace
 
 from ledger.dice.check import SYMBOL
 from ledger.envelope import Envelope
 from ledger.rules.xp import expertise_claims, level_for
 from ledger.names import key
-from projections.frozen import replace
 from projections.handlers import Table
 
 
-@dataclass(frozen=True)
-class Progress:
+class Progress(Struct, frozen=True):
     xp: int = 0
     level: int = 1
     highest: int = 1  # the highest level ever attained: a level regained brings no new claim
@@ -65,8 +65,7 @@ def hit_dice(world, name: str) -> tuple[int, int]:
     return progress.level, progress.hit_dice_left
 
 
-@dataclass(frozen=True)
-class Advancement:
+class Advancement(Struct, frozen=True):
     progress: dict[str, Progress] = field(default_factory=dict)
 
     def of(self, character: str) -> Progress:

@@ -24,11 +24,11 @@ from pathlib import Path
 
 import pytest
 import sqlalchemy as sa
+from msgspec.structs import replace
 
 from ledger import snapshot_mac
 from ledger.store import Store
 from projections import snapshots
-from projections.frozen import replace
 from tests.forgery import plain_digest
 from tests.test_world_fold import played
 
@@ -337,12 +337,12 @@ def test_a_world_comes_back_from_its_snapshot_exactly_as_it_went_in(tally, monke
 
 def assert_same_types(back, world, where="world"):
     """Equal is not enough where a list equals nothing but a list: the types must match all the way down."""
-    import dataclasses
+    import msgspec
 
     assert type(back) is type(world), where
-    if dataclasses.is_dataclass(world):
-        for f in dataclasses.fields(world):
-            assert_same_types(getattr(back, f.name), getattr(world, f.name), f"{where}.{f.name}")
+    if isinstance(world, msgspec.Struct):
+        for name in world.__struct_fields__:
+            assert_same_types(getattr(back, name), getattr(world, name), f"{where}.{name}")
     elif isinstance(world, dict):
         assert list(back) == list(world), where  # the order a listing shows, too
         for k in world:

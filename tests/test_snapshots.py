@@ -200,17 +200,17 @@ def test_snapshots_share_the_packed_session_archive_and_refuse_a_missing_blob(tm
 def test_the_shape_stamp_covers_every_read_model_by_its_rulebook_name(monkeypatch, module, model):
     """A field added to any read model (those named for their rulebooks too) changes the stamp,
     so a snapshot of the old shape is set aside rather than read into the new one."""
-    import dataclasses
     import importlib
+
+    import msgspec
 
     from projections import snapshots, world
 
     folded = importlib.import_module(f"projections.{module}")
     assert folded in vars(world).values()  # the world joins it, and the stamp walks what the world joins
     before = snapshots.shape.__wrapped__()  # shape() is computed once a process; here, afresh
-    grown = dataclasses.make_dataclass(model, [("planted", int, dataclasses.field(default=0))],
-                                       bases=(getattr(folded, model),), frozen=True)
-    grown.__module__ = folded.__name__
+    grown = msgspec.defstruct(model, [("planted", int, 0)], bases=(getattr(folded, model),), frozen=True,
+                              module=folded.__name__)
     monkeypatch.setattr(folded, model, grown)
     assert snapshots.shape.__wrapped__() != before
 # -- the MAC (issue 25): what decides an answer is believed only as the key's holder wrote it ----------

@@ -86,7 +86,7 @@ def forge_cash(url, position, cash):
 
     from bench.generator import NAME
     from projections import snapshots
-    from projections.frozen import replace
+    from msgspec.structs import replace
     from tests.forgery import seal_row
 
     store = Store(url)

@@ -61,24 +61,52 @@ def test_every_model_says_which_event_types_it_folds():
     assert not world.needs_payload("dice.rolled") and world.needs_payload("god.black_mark")
 
 
-def test_the_quick_replace_holds_for_every_read_model_class():
+def test_the_read_models_are_frozen_structs_that_pack_as_their_dataclasses_did():
+    """Every class a World holds is a frozen msgspec Struct with nothing run on
+    construction, packed as a map by field name as the dataclasses they were
+    packed: a snapshot written before they were Structs decodes into them."""
     import dataclasses
     from types import ModuleType
 
-    from projections import frozen
+    import msgspec
+    from msgspec.structs import replace
 
-    modules = [m for m in vars(world).values() if isinstance(m, ModuleType) and m.__name__.startswith("projections.")]
-    classes = [c for m in modules for c in vars(m).values()
-               if isinstance(c, type) and dataclasses.is_dataclass(c) and c.__module__ == m.__name__]
-    assert len(classes) >= 10
+    modules = [world] + [m for m in vars(world).values()
+                         if isinstance(m, ModuleType) and m.__name__.startswith("projections.")]
+    classes = [c for m in modules for c in vars(m).values() if isinstance(c, type) and c.__module__ == m.__name__
+               and (dataclasses.is_dataclass(c) or issubclass(c, msgspec.Struct))]
+    assert len(classes) >= 20 and world.World in classes
+    for cls in classes:
+        assert issubclass(cls, msgspec.Struct), cls
+        config = cls.__struct_config__
+        assert config.frozen and config.eq and not config.order, cls
+        assert not (config.array_like or config.omit_defaults or config.tag or config.forbid_unknown_fields), cls
+        assert not hasattr(cls, "__post_init__"), cls
+        assert all(f.encode_name == f.name for f in msgspec.structs.fields(cls)), cls
+    session = world.sessions.Session(3, 10, {"ann": "Bo"})
+    assert replace(session, end=12) == world.sessions.Session(3, 10, {"ann": "Bo"}, end=12)
+    assert replace(session, end=12) is not session and session.end is None
+    with pytest.raises(AttributeError):
+        session.end = 12
+    with pytest.raises(TypeError, match="no field 'ends'"):
+        replace(session, ends=12)
+
+
+def test_the_quick_replace_holds_for_the_dice_model():
+    import dataclasses
+
+    from projections import dice, frozen
+
+    classes = [c for c in vars(dice).values() if isinstance(c, type) and dataclasses.is_dataclass(c)]
+    assert {dice.Epoch, dice.DiceState} <= set(classes)
     for cls in classes:  # what frozen.replace relies on
         assert not hasattr(cls, "__post_init__"), cls
         assert all(f.init for f in dataclasses.fields(cls)), cls
-    session = world.sessions.Session(3, 10, {"ann": "Bo"})
-    assert frozen.replace(session, end=12) == dataclasses.replace(session, end=12)
-    assert frozen.replace(session, end=12) is not session and session.end is None
-    with pytest.raises(TypeError, match="no field 'ends'"):
-        frozen.replace(session, ends=12)
+    epoch = dice.Epoch(1, "c0ffee", 4)
+    assert frozen.replace(epoch, nonces=2) == dataclasses.replace(epoch, nonces=2)
+    assert frozen.replace(epoch, nonces=2) is not epoch and epoch.nonces == 0
+    with pytest.raises(TypeError, match="no field 'nonce'"):
+        frozen.replace(epoch, nonce=2)
 
 
 def test_archiving_closed_sessions_changes_no_answer(tmp_path, monkeypatch):

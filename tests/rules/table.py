@@ -5,8 +5,9 @@ hand-rolled faces, and records what it returned to go on."""
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Iterable, Optional, Sequence, TypeVar
+
+from msgspec.structs import replace
 
 from commands.dice_sources import Faces
 from commands.state import State
