@@ -218,7 +218,7 @@ def test_only_the_wolves_sheet_reads_the_campaigns_days(tally_sqlite, script):
     ``_day_alone``): that holds while no sheet but the Wolves one reads today or the world's date.
     Moved a year on, every other rulebook's sheets are the same; a Wolves sheet's are not (its
     wages owed grow by the day), which shows the comparison can tell."""
-    from projections.frozen import replace
+    from msgspec.structs import replace
 
     tally_sqlite.ok("script", str(FIXTURES / script), "--quiet")
     store = Store(tally_sqlite.url, create=False)
