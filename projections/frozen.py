@@ -1,6 +1,8 @@
 """A quicker ``dataclasses.replace`` for the dice read model's frozen
 dataclasses (projections/dice.py). The campaign's read models, those a
-World holds, are msgspec Structs, and ``msgspec.structs.replace`` copies them.
+World holds, are msgspec Structs: ``msgspec.structs.replace`` copies them,
+and so does this ``replace`` when handed one (code written while they were
+dataclasses calls it on them still).
 
 Folding a long log replaces a record for nearly every event, and the
 standard ``replace`` re-runs ``__init__`` over every field each time. The
@@ -13,10 +15,15 @@ from __future__ import annotations
 
 from typing import TypeVar
 
+from msgspec import Struct
+from msgspec.structs import replace as struct_replace
+
 T = TypeVar("T")
 
 
 def replace(obj: T, **changes) -> T:
+    if isinstance(obj, Struct):
+        return struct_replace(obj, **changes)
     fields = obj.__dict__
     for name in changes:
         if name not in fields:
