@@ -21,12 +21,14 @@ import os
 import re
 import unicodedata
 from dataclasses import dataclass
-from typing import Iterable, Optional
+from typing import TYPE_CHECKING, Iterable, Optional
 
 from ledger import text as text_rules
 from ledger.chain import canonical_json
-from ledger.dice.expression import Expression
 from ledger.errors import BadInput
+
+if TYPE_CHECKING:  # only named in a signature: a sheet, which folds the sealed model, never parses dice
+    from ledger.dice.expression import Expression
 
 KIND = "sealed-secret"  # its kind in ledger/secrets.py, named there by its commitment
 TEXT_LIMIT = 65_536  # characters of a secret's text

@@ -81,6 +81,7 @@ def test_a_sheet_loads_no_write_side_and_no_models(tmp_path, ledger):
     modules = loaded(tmp_path, "--db", ledger, "char", "show", "Bo", "--json")
     assert "projections.sheet" in modules  # it did read the sheet
     assert heavy(modules, *NEVER, "pydantic", "lark", "commands", "ledger.events.registry", "rich") == []
+    assert heavy(modules, "ledger.dice.expression") == []  # a sheet parses no dice (its 8 node classes)
 
 
 @pytest.mark.parametrize("given", ["7", "+7", " 7", "07", "7_0"])

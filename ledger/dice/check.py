@@ -8,7 +8,6 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Optional
 
-from ledger.dice.expression import MAX_NUMBER
 from ledger.errors import BadInput
 
 # How a total is compared with the target. The margin is how far the total
@@ -59,6 +58,8 @@ class Target:
 def target(asked: str, number: int, epic: Optional[int] = None, *, roll_under: str = "below") -> Target:
     """The target a roll is checked against: ``asked`` is what the referee
     typed (``under`` reads as ``roll_under``: below, or at_most)."""
+    from ledger.dice.expression import MAX_NUMBER  # here: a sheet reads SYMBOL and parses no dice
+
     if asked not in ASKED:
         raise BadInput(f"a roll is checked --under, --at-most, --at-least, --over or --ob, not {asked!r}")
     if abs(number) > MAX_NUMBER:
