@@ -70,8 +70,9 @@ snapshot_blobs = Table(
 )
 
 # The interior of the Merkle tree over the events' hashes (RFC 6962; ledger/tree.py):
-# every complete perfect subtree above the leaves, (level, idx) covering leaves
-# [idx << level, (idx + 1) << level). The leaves themselves are the events' hashes.
+# every complete perfect subtree of 16 leaves or more (level >= tree.STORED_FROM), (level, idx)
+# covering leaves [idx << level, (idx + 1) << level). The leaves themselves are the events'
+# hashes; the levels between are recomputed from them.
 # Derived data, grown by every append; `tally db tree --rebuild` recomputes it.
 merkle_nodes = Table(
     "merkle_nodes", metadata,
@@ -155,4 +156,4 @@ def target_metadata(backend: str) -> MetaData:
     return both
 
 
-SCHEMA_REVISION = "0009"
+SCHEMA_REVISION = "0010"

@@ -2,13 +2,16 @@
 
 Its leaves are the events in position order: leaf i is SHA-256(0x00 || the
 32 bytes of the hash of event i + 1). Its interior is the table
-``merkle_nodes``: one row for every complete perfect subtree above the
-leaves. An append adds on average one row (a leaf completes a node at each
-level where it closes a pair): the new leaves are folded onto the tree's
-right edge — the roots of the perfect subtrees that make up the tree so far,
-one for each bit set in its size — and the nodes they complete are written.
-Any hash a proof needs, at any size, is then one of at most a few dozen rows,
-read in one query: a proof at a million events reads about twenty.
+``merkle_nodes``: one row for every complete perfect subtree at level
+STORED_FROM (16 leaves) or above. The levels below are not stored: a node
+there covers at most 8 leaves, recomputed from the events' hashes when a
+proof needs it. An append adds on average a sixteenth of a row: the new
+leaves are folded onto the tree's right edge — the roots of the perfect
+subtrees that make up the tree so far, one for each bit set in its size —
+and the stored nodes they complete are written. (Storing every level cost
+an append a row, and a page written, for nodes no proof reads often.) Any
+hash a proof needs, at any size, is then one of at most a few dozen rows and
+a few dozen event hashes, read in two queries.
 
 The tree is derived data: ``check`` recomputes it from the events' hashes
 (``tally verify``), ``build`` writes it from nothing (the migration and
@@ -28,6 +31,8 @@ from ledger.merkle import Node
 from ledger.cursors import driver_cursor as _cursor, stream_rows
 
 _BATCH = 5000
+# The lowest level of the interior kept in merkle_nodes (migration 0010 dropped the rows below).
+STORED_FROM = 4
 # A node already there can only be one left past the head by hand (it covers events not yet
 # appended, so no proof has read it): the one the events make replaces it.
 _INSERT = ("INSERT INTO merkle_nodes (level, idx, hash) VALUES (?, ?, ?) "
@@ -36,6 +41,18 @@ _INSERT = ("INSERT INTO merkle_nodes (level, idx, hash) VALUES (?, ?, ?) "
 
 def _bytes(value) -> bytes:
     return bytes(value)  # psycopg gives memoryview for bytea
+
+
+def _stored(nodes: list[tuple[int, int, bytes]], lowest: int = STORED_FROM) -> list[tuple[int, int, bytes]]:
+    """The nodes (level, idx, hash) of those just completed that merkle_nodes keeps."""
+    return [node for node in nodes if node[0] >= lowest]
+
+
+def _perfect(leaves: list[bytes]) -> bytes:
+    """The hash of a perfect subtree from its leaves' hashes (a power of two of them)."""
+    while len(leaves) > 1:
+        leaves = [merkle.node_hash(leaves[i], leaves[i + 1]) for i in range(0, len(leaves), 2)]
+    return leaves[0]
 
 
 class Edge:
@@ -107,9 +124,9 @@ def grow(conn: Connection, rows: Sequence[tuple], cached: Optional[Edge]) -> Edg
     if edge is None:  # a damaged tree is derived data: rebuilt (these rows and all) rather than left to fail
         return _edge(conn, build(conn), rows[-1][13])
     if len(rows) < 4:  # a command's few events: one at a time costs less than a level at a time
-        completed = [node for row in rows for node in edge.add(row[13])]
+        completed = _stored([node for row in rows for node in edge.add(row[13])])
     else:
-        completed = edge.extend([row[13] for row in rows])
+        completed = _stored(edge.extend([row[13] for row in rows]))
     if completed:
         _cursor(conn, _INSERT, completed, many=True).close()
     return edge
@@ -117,15 +134,13 @@ def grow(conn: Connection, rows: Sequence[tuple], cached: Optional[Edge]) -> Edg
 
 def _edge(conn: Connection, size: int, head_hash: str) -> Optional[Edge]:
     """The right edge of the stored tree of ``size`` leaves (None if a node of
-    it is missing); the hash of event ``size`` (a leaf of the edge when
-    ``size`` is odd) is ``head_hash``."""
+    it is missing); the hash of event ``size`` is ``head_hash``."""
     wanted = edge_nodes(size)
-    interior = [n for n in wanted if n[0] > 0]
-    found = _interior(conn, interior)
-    if len(found) < len(interior):
+    try:
+        found = hashes(conn, wanted)
+    except StoreError:
         return None
-    return Edge(size, [(level, found[(level, index)] if level else merkle.leaf_hash(bytes.fromhex(head_hash)))
-                       for level, index in wanted], head_hash)
+    return Edge(size, [(level, found[(level, index)]) for level, index in wanted], head_hash)
 
 
 def _interior(conn: Connection, nodes: Sequence[Node]) -> dict[Node, bytes]:
@@ -139,18 +154,30 @@ def _interior(conn: Connection, nodes: Sequence[Node]) -> dict[Node, bytes]:
     return found
 
 
+def _low_leaves(conn: Connection, nodes: Iterable[Node]) -> dict[Node, bytes]:
+    """The leaf hashes under nodes below STORED_FROM, from the events' hashes, in one read."""
+    positions = sorted({leaf + 1 for level, index in nodes for leaf in range(index << level, (index + 1) << level)})
+    if not positions:
+        return {}
+    cursor = _cursor(conn, f"SELECT position, hash FROM events WHERE position IN ({', '.join('?' * len(positions))})",
+                     positions)
+    found = {(0, position - 1): merkle.leaf_hash(bytes.fromhex(hashed)) for position, hashed in cursor.fetchall()}
+    cursor.close()
+    return found
+
+
 def hashes(conn: Connection, nodes: Iterable[Node]) -> dict[Node, bytes]:
-    """The hashes of perfect subtrees of the stored tree: leaves from the
-    events, the rest from merkle_nodes; StoreError if one is missing."""
+    """The hashes of perfect subtrees of the stored tree: those from level
+    STORED_FROM up from merkle_nodes, the rest from the events' hashes;
+    StoreError if one is missing."""
     nodes = set(nodes)
-    leaves = sorted(index + 1 for level, index in nodes if level == 0)
-    found = _interior(conn, [n for n in nodes if n[0] > 0])
-    if leaves:
-        cursor = _cursor(conn, f"SELECT position, hash FROM events WHERE position IN ({', '.join('?' * len(leaves))})",
-                         leaves)
-        found.update({(0, position - 1): merkle.leaf_hash(bytes.fromhex(hashed))
-                      for position, hashed in cursor.fetchall()})
-        cursor.close()
+    low = [n for n in nodes if n[0] < STORED_FROM]
+    found = _interior(conn, [n for n in nodes if n[0] >= STORED_FROM])
+    leaves = _low_leaves(conn, low)
+    for level, index in low:
+        under = [leaves.get((0, leaf)) for leaf in range(index << level, (index + 1) << level)]
+        if None not in under:
+            found[(level, index)] = _perfect(under)
     missing = nodes - found.keys()
     if missing:
         level, index = min(missing)
@@ -193,17 +220,18 @@ def _event_hashes(conn: Connection, upto: Optional[int] = None) -> Iterator[str]
         yield hashed
 
 
-def build(conn: Connection) -> int:
-    """Write the whole interior from the events' hashes (any old rows go first); the size."""
+def build(conn: Connection, lowest: int = STORED_FROM) -> int:
+    """Write the whole interior from the events' hashes (any old rows go first); the size.
+    (``lowest``: the lowest level written; only migration 0010's downgrade asks for 1.)"""
     conn.exec_driver_sql("DELETE FROM merkle_nodes")
     edge, leaves = Edge(0, []), []
     for hashed in _event_hashes(conn):
         leaves.append(hashed)
         if len(leaves) >= _BATCH:
-            _cursor(conn, _INSERT, edge.extend(leaves), many=True).close()
+            _cursor(conn, _INSERT, _stored(edge.extend(leaves), lowest), many=True).close()
             leaves = []
     if leaves:
-        _cursor(conn, _INSERT, edge.extend(leaves), many=True).close()
+        _cursor(conn, _INSERT, _stored(edge.extend(leaves), lowest), many=True).close()
     return edge.size
 
 
@@ -260,14 +288,17 @@ def check(conn: Connection, upto: int) -> Levels:
 
 
 def check_stray(conn: Connection) -> None:
-    """TreeBroken for a stored node no tree has: a leaf (level 0) or a negative index."""
-    cursor = _cursor(conn, "SELECT level, idx FROM merkle_nodes WHERE level < 1 OR idx < 0 ORDER BY level, idx")
+    """TreeBroken for a stored node no tree has (a negative index) or the tree
+    does not store (a leaf, or a level below STORED_FROM)."""
+    cursor = _cursor(conn, "SELECT level, idx FROM merkle_nodes WHERE level < ? OR idx < 0 ORDER BY level, idx",
+                     (STORED_FROM,))
     stray = cursor.fetchone()
     cursor.close()
     if stray is not None:
         level, index = stray
         raise TreeBroken(level, index, "should not be stored (the leaves are the events' own hashes)" if level < 1
-                         else "should not be stored (no tree has such a node)")
+                         else "should not be stored (the levels below 16 leaves are recomputed from the events)"
+                         if level < STORED_FROM else "should not be stored (no tree has such a node)")
 
 
 def check_levels(conn: Connection, levels: Levels, after: int, upto: int, top: Optional[int] = None,
@@ -275,8 +306,9 @@ def check_levels(conn: Connection, levels: Levels, after: int, upto: int, top: O
     """Compare the stored nodes at levels ``above`` + 1 to ``top`` (every level if None) that
     lie wholly within leaves [after, upto) with ``levels`` (built from those leaves, or, with
     ``above``, from the nodes at that level); TreeBroken at the first that differs or is
-    missing, lowest level first. Nodes past ``upto`` are over events appended since."""
-    level = above
+    missing, lowest level first. Nodes past ``upto`` are over events appended since.
+    Nothing is stored below STORED_FROM (check_stray holds it so)."""
+    level = max(above, STORED_FROM - 1)
     while top is None or level < top:
         level += 1
         low, high = after >> level, upto >> level

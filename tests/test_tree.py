@@ -59,7 +59,9 @@ def test_every_append_grows_the_tree_the_events_make(store):
         independent.append_entry(leaf)
     with store.reading() as tx:
         assert tree.root(tx.conn, independent.get_size()) == independent.get_root()
-    assert _nodes(store) == len(leaves) - bin(len(leaves)).count("1")  # one row per complete node above the leaves
+    # One row per complete node of 16 leaves or more; the levels below are recomputed from the events.
+    assert len(leaves) >= 1 << (tree.STORED_FROM + 1), "the case should complete nodes above the lowest stored level"
+    assert _nodes(store) == sum(len(leaves) >> level for level in range(tree.STORED_FROM, 64))
 
 
 def _leaves_data(store: Store) -> list[bytes]:
@@ -111,6 +113,47 @@ def test_an_import_grows_the_tree_of_the_whole_file(tmp_path, db_url):
     copy.dispose()
 
 
+def _levels(db_url: str) -> dict[int, int]:
+    engine = sa.create_engine(db_url)
+    with engine.connect() as conn:
+        found = dict(conn.execute(sa.text("SELECT level, count(*) FROM merkle_nodes GROUP BY level")).all())
+    engine.dispose()
+    return found
+
+
+def _proofs(db_url: str, size: int) -> list:
+    store = Store(db_url)
+    with store.reading() as tx:
+        found = [tree.inclusion(tx.conn, index, size) for index in (0, 5, 17, size - 1)]
+        found += [tree.consistency(tx.conn, old, size) for old in (1, 7, 16, 33)]
+    store.dispose()
+    return found
+
+
+def test_0010_drops_the_levels_below_16_leaves_and_the_roots_stay(db_url):
+    """A ledger at 0009 kept every level of the interior; 0010 keeps those of 16 leaves or
+    more: the same root, proofs and a tree verify holds, and appends go on from it."""
+    from tests.test_migrations import _at_revision
+
+    t = Tally(db_url)
+    t.ok("campaign", "new", "G", "--start", "1024-03-01")
+    for n in range(40):
+        t.ok("player", "add", f"Player {n}")
+    before = t.ok("db", "tree", "--json").json
+    proofs = _proofs(db_url, before["size"])
+    _at_revision(db_url, "0009")  # the downgrade builds every level, as 0009 kept them
+    size = before["size"]
+    assert _levels(db_url) == {level: size >> level for level in range(1, size.bit_length())}
+    assert f"0009 -> {SCHEMA_REVISION}" in t.ok("db", "upgrade").stdout
+    assert _levels(db_url) == {level: size >> level for level in range(tree.STORED_FROM, size.bit_length())}
+    assert t.ok("db", "tree", "--json").json == before
+    assert _proofs(db_url, size) == proofs
+    assert before["root"] in t.ok("verify").stdout
+    t.ok("player", "add", "Late")
+    assert tree.STORED_FROM in _levels(db_url) and min(_levels(db_url)) == tree.STORED_FROM
+    assert t.ok("verify", "--json").json["ok"] is True
+
+
 def test_the_migration_builds_the_tree_of_an_existing_ledger(db_url):
     from tests.test_migrations import _at_revision
 
@@ -130,16 +173,20 @@ def test_the_migration_builds_the_tree_of_an_existing_ledger(db_url):
 
 
 @pytest.mark.parametrize("damage, said", [
-    ("DELETE FROM merkle_nodes WHERE level = 1 AND idx = 1", "level 1, index 1 is missing"),
-    ("UPDATE merkle_nodes SET hash = :junk WHERE level = 2 AND idx = 0", "level 2, index 0 does not match"),
-    ("INSERT INTO merkle_nodes (level, idx, hash) VALUES (0, 0, :junk)", "should not be stored"),
+    ("DELETE FROM merkle_nodes WHERE level = 4 AND idx = 0", "level 4, index 0 is missing"),
+    ("UPDATE merkle_nodes SET hash = :junk WHERE level = 4 AND idx = 0", "level 4, index 0 does not match"),
+    ("INSERT INTO merkle_nodes (level, idx, hash) VALUES (0, 0, :junk)", "should not be stored (the leaves"),
+    ("INSERT INTO merkle_nodes (level, idx, hash) VALUES (2, 1, :junk)",
+     "level 2, index 1 should not be stored (the levels below 16 leaves are recomputed from the events)"),
 ])
 def test_verify_finds_a_damaged_tree_and_db_tree_rebuilds_it(db_url, damage, said):
     t = Tally(db_url)
     t.ok("campaign", "new", "G", "--start", "1024-03-01")
-    for name in ("Ann", "Bea", "Cy", "Di", "Ed", "Flo", "Gus"):
-        t.ok("player", "add", name)
-    root = t.ok("db", "tree", "--json").json["root"]
+    for n in range(18):
+        t.ok("player", "add", f"Player {n}")
+    tree_before = t.ok("db", "tree", "--json").json
+    root, size = tree_before["root"], tree_before["size"]
+    assert size >= 16, "the case needs a node of the lowest stored level"
     engine = sa.create_engine(db_url)
     with engine.begin() as conn:
         conn.execute(sa.text(damage), {"junk": b"\x00" * 32})
@@ -147,39 +194,42 @@ def test_verify_finds_a_damaged_tree_and_db_tree_rebuilds_it(db_url, damage, sai
     refused = t("verify", "--json")
     assert refused.exit_code == 1 and said in refused.stderr and "tally db tree --rebuild" in refused.stderr
     assert refused.json["ok"] is False and refused.json["chain_intact"] is True
-    assert t.ok("db", "tree", "--rebuild", "--json").json == {"size": 9, "root": root, "rebuilt": True}
+    assert t.ok("db", "tree", "--rebuild", "--json").json == {"size": size, "root": root, "rebuilt": True}
     assert root in t.ok("verify").stdout
 
 
 def test_a_node_left_past_the_head_is_inert_and_replaced(store):
     _append(store, 3)
     with store.transaction() as tx:
-        tx.conn.execute(sa.text("INSERT INTO merkle_nodes (level, idx, hash) VALUES (1, 2, :junk)"),
+        tx.conn.execute(sa.text("INSERT INTO merkle_nodes (level, idx, hash) VALUES (4, 0, :junk)"),
                         {"junk": b"\x00" * 32})
     with store.reading() as tx:
         tree.check(tx.conn, 3)  # no proof of the first 3 events reads it
-    _append(store, 3)
+    _append(store, 13)  # completes the node of leaves 0-15
     with store.reading() as tx:
-        tree.check(tx.conn, 6)
+        tree.check(tx.conn, 16)
+        assert bytes(tx.conn.execute(sa.text("SELECT hash FROM merkle_nodes WHERE level = 4")).scalar()) \
+            == merkle.root_of(_leaves(store))
 
 
 def test_an_append_over_a_damaged_edge_rebuilds_the_tree(store, db_url):
-    _append(store, 6)  # the edge of 6 leaves: the nodes (2, 0) and (1, 2)
+    _append(store, 20)  # the edge of 20 leaves: the nodes (4, 0), stored, and (2, 4), from the events
     with store.transaction() as tx:
-        tx.conn.execute(sa.text("DELETE FROM merkle_nodes WHERE level = 1 AND idx = 2"))
+        tx.conn.execute(sa.text("DELETE FROM merkle_nodes WHERE level = 4 AND idx = 0"))
     # The store that appended keeps the edge it grew (it does not read it again); another
     # process — a command — reads it, finds it damaged and rebuilds the tree.
     other = Store(db_url)
     _append(other, 1)
     other.dispose()
     with store.reading() as tx:
-        tree.check(tx.conn, 7)
+        tree.check(tx.conn, 21)
+        assert tree.root(tx.conn, 21) == merkle.root_of(_leaves(store))
     with store.transaction() as tx:
         tx.conn.execute(sa.text("DELETE FROM merkle_nodes"))
     with store.reading() as tx, pytest.raises(Exception, match="tally db tree --rebuild"):
-        tree.inclusion(tx.conn, 0, 7)
+        tree.inclusion(tx.conn, 0, 21)
     with store.reading() as tx, pytest.raises(TreeBroken):
-        tree.check(tx.conn, 7)
+        tree.check(tx.conn, 21)
 
 
 def test_a_store_extends_the_edge_it_kept_only_where_it_fits(store, db_url):

@@ -166,7 +166,7 @@ def test_a_receipted_snapshot_whose_blob_is_gone_fails_its_check(snapshotted, mo
     assert refuted.value.position == named.position
 
 
-@pytest.mark.parametrize("level, index", [(1, 0), (1, 700), (1, 1100), (3, 130), (6, 20), (9, 4), (11, 0)])
+@pytest.mark.parametrize("level, index", [(4, 0), (4, 90), (4, 140), (5, 33), (6, 20), (9, 4), (11, 0)])
 @pytest.mark.parametrize("workers", [1, 2, 3])
 def test_a_tampered_tree_node_is_named_below_or_above_a_stretchs_top(snapshotted, level, index, workers):
     """3,000 events in two or three stretches cut at blocks of 2**top events: a node within a
@@ -184,7 +184,9 @@ def test_a_tampered_tree_node_is_named_below_or_above_a_stretchs_top(snapshotted
 
 @pytest.mark.parametrize("workers", [1, 2])
 @pytest.mark.parametrize("sql, problem", [
-    ("DELETE FROM merkle_nodes WHERE level = 2 AND idx = 600", "level 2, index 600 is missing"),
+    ("DELETE FROM merkle_nodes WHERE level = 4 AND idx = 150", "level 4, index 150 is missing"),
+    (f"INSERT INTO merkle_nodes (level, idx, hash) VALUES (3, 200, X'{'00' * 32}')",
+     "level 3, index 200 should not be stored"),
     (f"INSERT INTO merkle_nodes (level, idx, hash) VALUES (1, -1, X'{'00' * 32}')",
      "level 1, index -1 should not be stored"),
     (f"INSERT INTO merkle_nodes (level, idx, hash) VALUES (0, 5, X'{'00' * 32}')",
@@ -201,15 +203,15 @@ def test_two_nodes_cut_to_join_to_the_right_bytes_are_named(snapshotted):
     store = Store(snapshotted)
     with store.reading() as tx:
         a, b = [bytes(h) for h in tx.conn.execute(sa.text(
-            "SELECT hash FROM merkle_nodes WHERE level = 1 AND idx IN (10, 11) ORDER BY idx")).scalars()]
+            "SELECT hash FROM merkle_nodes WHERE level = 4 AND idx IN (10, 11) ORDER BY idx")).scalars()]
     store.dispose()
     engine = sa.create_engine(snapshotted)  # the tree is derived data: no trigger guards it
     with engine.begin() as conn:
         for index, cut in ((10, a[:31]), (11, a[31:] + b)):
-            conn.execute(sa.text("UPDATE merkle_nodes SET hash = :h WHERE level = 1 AND idx = :i"),
+            conn.execute(sa.text("UPDATE merkle_nodes SET hash = :h WHERE level = 4 AND idx = :i"),
                          {"h": cut, "i": index})
     engine.dispose()
-    with pytest.raises(TreeBroken, match="level 1, index 10 does not match"):
+    with pytest.raises(TreeBroken, match="level 4, index 10 does not match"):
         verify(snapshotted, workers=2)
 
 
@@ -256,19 +258,19 @@ def test_stretches_read_on_both_backends_name_a_tampered_node(campaign, monkeypa
     from ledger import tree
 
     monkeypatch.setattr(verification, "PARALLEL_FROM", 10)
-    for day in range(2, 30):
+    for day in range(2, 36):
         campaign.ok("calendar", "advance", "1d", "--why", f"day {day}")
     store = Store(campaign.url)
     with store.reading() as tx:
         head = tx.head()[0]
         want = tree.root(tx.conn, head)
-    assert head >= 30
+    assert head >= 32  # two nodes of the lowest stored level
     assert verification.verify_database(store, workers=workers).root == want
     engine = sa.create_engine(campaign.url)
     with engine.begin() as conn:
-        conn.execute(sa.text("UPDATE merkle_nodes SET hash = :h WHERE level = 2 AND idx = 5"), {"h": b"\0" * 32})
+        conn.execute(sa.text("UPDATE merkle_nodes SET hash = :h WHERE level = 4 AND idx = 1"), {"h": b"\0" * 32})
     engine.dispose()
-    with pytest.raises(TreeBroken, match="level 2, index 5 does not match"):
+    with pytest.raises(TreeBroken, match="level 4, index 1 does not match"):
         verification.verify_database(store, workers=workers)
     store.dispose()
 
