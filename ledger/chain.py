@@ -94,10 +94,13 @@ def canonical_json(value: Any) -> str:
     differently in UTF-16 — sends the value down the walk."""
     if is_plain(value):
         try:
-            text = _ENCODE(value).decode("utf-8")
+            data = _ENCODE(value)
         except UnicodeEncodeError:  # a lone surrogate: the walk says so in its words
             check_canonical(value)
             raise
+        if data.isascii():  # no character outside the BMP, without searching for one
+            return data.decode("ascii")
+        text = data.decode("utf-8")
         if not _WIDE.search(text):
             return text
     check_canonical(value)
@@ -194,11 +197,14 @@ def row_hash(row: tuple) -> str:
     strings are escaped as canonical_json escapes them (prev_hash and
     recorded_at never need it). Written by msgspec, in C: tests/test_chain.py
     holds it to ``event_hash`` byte for byte."""
-    (position, campaign, stream, version, type_, schema, game_time, recorded_at, session, actor, cause,
-     payload, prev_hash, _) = row
-    body = _Hashed(actor, campaign, cause, game_time, _RAW(payload), position, prev_hash, recorded_at, schema,
-                   session, stream, type_, version)
-    return hashlib.sha256(_ENCODE_ROW(body)).hexdigest()
+    return fields_hash(*row[:13])
+
+
+def fields_hash(position, campaign, stream, version, type_, schema, game_time, recorded_at, session, actor, cause,
+                payload: str, prev_hash: str) -> str:
+    """``row_hash`` of the row these values make, without the row (the append path's)."""
+    return hashlib.sha256(_ENCODE_ROW(_Hashed(actor, campaign, cause, game_time, _RAW(payload), position, prev_hash,
+                                              recorded_at, schema, session, stream, type_, version))).hexdigest()
 
 
 def verify_stored(rows: Iterable[tuple], *, start: int = 1, prev: str = GENESIS,

@@ -32,7 +32,7 @@ from sqlalchemy.engine import Connection, Engine
 from ledger import pgroles
 from ledger import secrets as ledger_secrets
 from ledger import snapshot_mac
-from ledger.chain import GENESIS, canonical_json, row_hash
+from ledger.chain import GENESIS, canonical_json, fields_hash
 from ledger.clock import format_instant, utc_now
 from ledger.cursors import driver_cursor, stream_rows
 from ledger.envelope import Envelope, NewEvent, Pending
@@ -504,7 +504,7 @@ class Transaction:
                 raise ConcurrencyConflict(stream, version, versions[stream])
         appended: list[Envelope] = []
         rows: list[tuple] = []
-        for new in new_events:
+        for new in new_events:  # (every value named once, no row rebuilt: a batch's loop is a third of its append)
             position += 1
             stream = new.stream
             version = versions[stream] = versions[stream] + 1
@@ -513,13 +513,16 @@ class Transaction:
                 cause = appended[cause.index].position
             event = new.event
             kind = type(event)
+            type_name, schema, game_time, session = _type_name(kind), kind.schema_version, new.game_time, new.session
             payload = event.payload()
-            # The payload is encoded once: that text is hashed (as verify will) and stored.
-            row = (position, campaign, stream, version, _type_name(kind), kind.schema_version, new.game_time,
-                   recorded_at, new.session, actor, cause, canonical_json(payload), prev_hash, None)
-            prev_hash = row_hash(row)
-            rows.append((*row[:13], prev_hash))
-            appended.append(Envelope(*row[:11], payload, row[12], prev_hash))
+            text = canonical_json(payload)  # encoded once: this text is hashed (as verify will) and stored
+            digest = fields_hash(position, campaign, stream, version, type_name, schema, game_time, recorded_at,
+                                 session, actor, cause, text, prev_hash)
+            rows.append((position, campaign, stream, version, type_name, schema, game_time, recorded_at, session,
+                         actor, cause, text, prev_hash, digest))
+            appended.append(Envelope(position, campaign, stream, version, type_name, schema, game_time, recorded_at,
+                                     session, actor, cause, payload, prev_hash, digest))
+            prev_hash = digest
         self.insert_tuples(rows)
         return appended
 
