@@ -8,11 +8,17 @@ the rest in batches of 1,000 (the two sides' appends interleaved, turn about), r
 payload, and rebuild the same small projection (cash per character) from
 it (the read and the rebuild each the best of three). Our side also hashes every event into the chain and checks stream
 versions; theirs checks originator versions. Figures, never assertions.
+
+Besides the times, a figure the disk's noise does not move: the pages each
+side's single appends write to SQLite's write-ahead log (every page a commit
+dirties is one frame of the log, fsynced with it), counted over the first
+WAL_SAMPLE single appends of each.
 """
 
 from __future__ import annotations
 
 import json
+import sqlite3
 import time
 import uuid
 from importlib.util import find_spec
@@ -36,6 +42,7 @@ def _payloads(count: int) -> list[dict]:
 
 
 READS = 3  # the read back and the rebuild, repeated: the best of three for each side
+WAL_SAMPLE = 100  # single appends whose log pages are counted: fewer pages than SQLite's autocheckpoint (1,000)
 
 
 class Side(NamedTuple):
@@ -43,6 +50,22 @@ class Side(NamedTuple):
     batch: Callable[[int, int], object]  # append payloads [at, to) in one transaction
     read: Callable[[], list]  # every payload, decoded
     close: Callable[[], object]
+    file: Path  # the side's SQLite database
+
+
+def _log_emptied(db: Path) -> bool:
+    """Fold the database's write-ahead log back into it and truncate it (False if a reader held it)."""
+    with sqlite3.connect(db) as conn:
+        busy, _, _ = conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
+    return busy == 0
+
+
+def _log_pages(db: Path) -> int:
+    """The frames (pages) written to the database's write-ahead log since it was truncated."""
+    with sqlite3.connect(db) as conn:
+        page = conn.execute("PRAGMA page_size").fetchone()[0]
+    log = Path(f"{db}-wal")
+    return (log.stat().st_size - 32) // (page + 24) if log.exists() and log.stat().st_size > 32 else 0
 
 
 def _timed(step) -> float:
@@ -60,9 +83,13 @@ def _measured(sides: dict[str, Side], count: int, singles: int) -> dict:
     small rebuild over what it read, the best of READS (they write nothing)."""
     figures = {name: {"single_s": 0.0, "batch_s": 0.0} for name in sides}
     order = list(sides)
+    counted = all(_log_emptied(side.file) for side in sides.values())
     for i in range(singles):
         for name in order if i % 2 == 0 else reversed(order):
             figures[name]["single_s"] += _timed(lambda: sides[name].single(i))
+        if i + 1 == min(WAL_SAMPLE, singles):
+            for name, side in sides.items():
+                figures[name]["log_pages"] = _log_pages(side.file) / (i + 1) if counted else None
     for n, at in enumerate(range(singles, count, BATCH)):
         for name in order if n % 2 == 0 else reversed(order):
             figures[name]["batch_s"] += _timed(lambda: sides[name].batch(at, min(at + BATCH, count)))
@@ -91,7 +118,7 @@ def _ours(folder: Path, payloads: list[dict]) -> Side:
 
     return Side(lambda i: store.append("Bench", [events[i]], actor="bench"),
                 lambda at, to: store.append("Bench", events[at:to], actor="bench"),
-                read, store.dispose)
+                read, store.dispose, folder / "ours.db")
 
 
 def _theirs(folder: Path, payloads: list[dict]) -> Side:
@@ -118,7 +145,7 @@ def _theirs(folder: Path, payloads: list[dict]) -> Side:
 
     return Side(lambda i: recorder.insert_events([stored(payloads[i])]),
                 lambda at, to: recorder.insert_events([stored(p) for p in payloads[at:to]]),
-                read, datastore.close)
+                read, datastore.close, folder / "theirs.db")
 
 
 def compare(folder: Path, events: int, singles: int = 300) -> Optional[dict]:
@@ -145,5 +172,8 @@ def compare(folder: Path, events: int, singles: int = 300) -> Optional[dict]:
                        "rebuild_events_per_s": round(events / side["rebuild_s"])}
     rates["ratio_ours_to_theirs"] = {k: round(rates["ours"][k] / rates["eventsourcing"][k], 2)
                                      for k in rates["ours"]}
+    for name, side in (("ours", ours), ("eventsourcing", theirs)):  # pages: fewer is better, so no ratio above
+        if side["log_pages"] is not None:
+            rates[name]["wal_pages_per_single_append"] = round(side["log_pages"], 2)
     rates["events"] = events
     return rates

@@ -21,7 +21,7 @@ import time
 from pathlib import Path
 
 # A figure where less is better (a time, a size, a ratio to import sqlalchemy, a loss).
-LOWER = ("_ms", "_s", "_mb", "_kb", "_vs_import_sqlalchemy", "_lost", "_failed", "hashes_max")
+LOWER = ("_ms", "_s", "_mb", "_kb", "_vs_import_sqlalchemy", "_lost", "_failed", "hashes_max", "_per_single_append")
 
 
 def flat(figures: dict, prefix: str = "") -> dict[str, float]:
