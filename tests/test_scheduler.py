@@ -183,8 +183,11 @@ def test_a_planted_pickle_runs_for_neither_schedule_list_nor_the_scheduler(db_ur
     assert [r["job"] for r in listed] == ["advance-daily"] and listed[0]["next_run"]
 
     tally = str(Path(sys.executable).parent / "tally")
+    # Ctrl-C's signal as a terminal would deliver it, whatever started the suite: a shell that runs it in
+    # the background without job control has SIGINT ignored, and its children inherit that.
     process = subprocess.Popen([tally, "--db", db_url, "scheduler", "run"], cwd=tmp_path,
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                               preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     try:
         deadline = time.monotonic() + 60
         while len(_events(db_url, "calendar.advanced")) < 3 and time.monotonic() < deadline:
