@@ -109,6 +109,15 @@ def _plant_old_table(url: str, rows: list[tuple[str, float]]) -> None:
     engine.dispose()
 
 
+def _hears_ctrl_c() -> None:
+    """In a child before it runs: SIGINT delivered and acted on as from a terminal, whatever
+    started the suite. A child inherits its parent's ignored signals and blocked mask (a shell
+    running the suite in the background without job control ignores SIGINT); a scheduler that
+    never hears the signal runs on, and the test would wait for it in vain."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+
+
 def _events(url: str, kind: str) -> list:
     store = Store(url, create=False)
     try:
@@ -183,11 +192,8 @@ def test_a_planted_pickle_runs_for_neither_schedule_list_nor_the_scheduler(db_ur
     assert [r["job"] for r in listed] == ["advance-daily"] and listed[0]["next_run"]
 
     tally = str(Path(sys.executable).parent / "tally")
-    # Ctrl-C's signal as a terminal would deliver it, whatever started the suite: a shell that runs it in
-    # the background without job control has SIGINT ignored, and its children inherit that.
     process = subprocess.Popen([tally, "--db", db_url, "scheduler", "run"], cwd=tmp_path,
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                               preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, preexec_fn=_hears_ctrl_c)
     try:
         deadline = time.monotonic() + 60
         while len(_events(db_url, "calendar.advanced")) < 3 and time.monotonic() < deadline:
