@@ -297,8 +297,8 @@ def check_stray(conn: Connection) -> None:
     if stray is not None:
         level, index = stray
         raise TreeBroken(level, index, "should not be stored (the leaves are the events' own hashes)" if level < 1
-                         else "should not be stored (the levels below 16 leaves are recomputed from the events)"
-                         if level < STORED_FROM else "should not be stored (no tree has such a node)")
+                         else "should not be stored (no tree has such a node)" if index < 0
+                         else "should not be stored (the levels below 16 leaves are recomputed from the events)")
 
 
 def check_levels(conn: Connection, levels: Levels, after: int, upto: int, top: Optional[int] = None,

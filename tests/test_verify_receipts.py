@@ -186,9 +186,11 @@ def test_a_tampered_tree_node_is_named_below_or_above_a_stretchs_top(snapshotted
 @pytest.mark.parametrize("sql, problem", [
     ("DELETE FROM merkle_nodes WHERE level = 4 AND idx = 150", "level 4, index 150 is missing"),
     (f"INSERT INTO merkle_nodes (level, idx, hash) VALUES (3, 200, X'{'00' * 32}')",
-     "level 3, index 200 should not be stored"),
+     r"level 3, index 200 should not be stored \(the levels below 16 leaves are recomputed"),
+    (f"INSERT INTO merkle_nodes (level, idx, hash) VALUES (5, -1, X'{'00' * 32}')",
+     r"level 5, index -1 should not be stored \(no tree has such a node\)"),
     (f"INSERT INTO merkle_nodes (level, idx, hash) VALUES (1, -1, X'{'00' * 32}')",
-     "level 1, index -1 should not be stored"),
+     r"level 1, index -1 should not be stored \(no tree has such a node\)"),
     (f"INSERT INTO merkle_nodes (level, idx, hash) VALUES (0, 5, X'{'00' * 32}')",
      "level 0, index 5 should not be stored"),
 ])
