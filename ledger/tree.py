@@ -43,9 +43,9 @@ def _bytes(value) -> bytes:
     return bytes(value)  # psycopg gives memoryview for bytea
 
 
-def _stored(nodes: list[tuple[int, int, bytes]], lowest: int = STORED_FROM) -> list[tuple[int, int, bytes]]:
+def _stored(nodes: list[tuple[int, int, bytes]]) -> list[tuple[int, int, bytes]]:
     """The nodes (level, idx, hash) of those just completed that merkle_nodes keeps."""
-    return [node for node in nodes if node[0] >= lowest]
+    return [node for node in nodes if node[0] >= STORED_FROM]
 
 
 def _perfect(leaves: list[bytes]) -> bytes:
@@ -79,23 +79,27 @@ class Edge:
         self.last = event_hash
         return completed
 
-    def extend(self, event_hashes: Sequence[str]) -> list[tuple[int, int, bytes]]:
-        """Fold many leaves on at once; the interior nodes they complete. The
-        same tree as ``add`` one by one, built a level at a time: the leaves'
-        hashes, then each level's pairs, in list comprehensions rather than a
-        loop per leaf (tests/test_tree.py holds the two to each other)."""
-        layer = [merkle.leaf_hash(bytes.fromhex(h)) for h in event_hashes]
+    def extend(self, event_hashes: Sequence[str], lowest: int = 1) -> list[tuple[int, int, bytes]]:
+        """Fold many leaves on at once; the interior nodes they complete from
+        level ``lowest`` up. The same tree as ``add`` one by one, built a level
+        at a time: the leaves' hashes, then each level's pairs, in list
+        comprehensions rather than a loop per leaf, merkle.leaf_hash and
+        node_hash written out (a call each was a third of the work; tests/
+        test_tree.py holds the two ways to each other and to merkle's)."""
+        fromhex = bytes.fromhex
+        layer = [sha256(b"\x00" + fromhex(h)).digest() for h in event_hashes]
         start, level, kept, completed = self.size, 0, [], []
-        node = merkle.node_hash
         while layer:
             if start & 1:  # the layer's first node is a right child: its sibling is on the edge
                 layer.insert(0, self.nodes.pop()[1])
                 start -= 1
             if len(layer) & 1:  # the last has no sibling yet: it stays on the edge
                 kept.append((level, layer[-1]))
-            layer = [node(layer[i], layer[i + 1]) for i in range(0, len(layer) - 1, 2)]
+            joined = b"".join(layer)
+            layer = [sha256(b"\x01" + joined[i:i + 64]).digest() for i in range(0, len(joined) - 63, 64)]
             start, level = start >> 1, level + 1
-            completed += [(level, start + j, hashed) for j, hashed in enumerate(layer)]
+            if level >= lowest:
+                completed += [(level, start + j, hashed) for j, hashed in enumerate(layer)]
         self.nodes += reversed(kept)
         self.size += len(event_hashes)
         if event_hashes:
@@ -126,7 +130,7 @@ def grow(conn: Connection, rows: Sequence[tuple], cached: Optional[Edge]) -> Edg
     if len(rows) < 4:  # a command's few events: one at a time costs less than a level at a time
         completed = _stored([node for row in rows for node in edge.add(row[13])])
     else:
-        completed = _stored(edge.extend([row[13] for row in rows]))
+        completed = edge.extend([row[13] for row in rows], STORED_FROM)
     if completed:
         _cursor(conn, _INSERT, completed, many=True).close()
     return edge
@@ -228,10 +232,10 @@ def build(conn: Connection, lowest: int = STORED_FROM) -> int:
     for hashed in _event_hashes(conn):
         leaves.append(hashed)
         if len(leaves) >= _BATCH:
-            _cursor(conn, _INSERT, _stored(edge.extend(leaves), lowest), many=True).close()
+            _cursor(conn, _INSERT, edge.extend(leaves, lowest), many=True).close()
             leaves = []
     if leaves:
-        _cursor(conn, _INSERT, _stored(edge.extend(leaves), lowest), many=True).close()
+        _cursor(conn, _INSERT, edge.extend(leaves, lowest), many=True).close()
     return edge.size
 
 
