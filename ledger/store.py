@@ -20,7 +20,7 @@ import os
 import sqlite3
 import threading
 import weakref
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import Callable, Iterable, Iterator, Mapping, NamedTuple, Optional, Sequence
 
@@ -64,6 +64,27 @@ def _type_name(kind) -> str:
 # PostgreSQL: set on a connection whose write transaction commits without
 # waiting for its WAL flush (_flushed).
 _UNFLUSHED = "tally_unflushed_commit"
+
+
+def _dropped(conn: Connection, exc: BaseException) -> bool:
+    """Whether ``exc`` says the PostgreSQL server ended the connection (a file does not)."""
+    if conn.dialect.name != "postgresql":
+        return False
+    if isinstance(exc, sa.exc.DBAPIError):  # a statement through the SQL layer, which looked
+        return exc.connection_invalidated
+    driver = conn.connection.dbapi_connection if not conn.invalidated else None
+    return isinstance(exc, conn.dialect.dbapi.Error) and (driver is None or conn.dialect.is_disconnect(exc, driver, None))
+
+
+def _read_only(conn: Connection) -> None:
+    """A reading's connection on PostgreSQL, until it goes back to the pool: one snapshot, no writes."""
+    if conn.dialect.name == "postgresql":
+        conn.execution_options(isolation_level="REPEATABLE READ", postgresql_readonly=True)
+
+
+def _snapshot_taken(conn: Connection) -> None:
+    """A reading's first statement, which pins its snapshot (SQLite takes it at the first read)."""
+    driver_cursor(conn, "PRAGMA schema_version" if conn.dialect.name == "sqlite" else "SELECT 1").close()
 
 
 def _flushed(conn: Connection) -> None:
@@ -310,6 +331,36 @@ class Store:
             self._write_mutex.release()
 
     @staticmethod
+    @contextmanager
+    def _begun(conn: Connection, first: Callable[[Connection], None],
+               prepare: Callable[[Connection], None] = lambda conn: None) -> Iterator[None]:
+        """``conn.begin()`` for the length of the block, its first statement (``first``) run.
+
+        A connection kept between transactions (the store's writer, the pool's
+        readers) may have been ended by the PostgreSQL server since it was last
+        used: a restart, an administrator's ``pg_terminate_backend``. The first
+        statement is where that shows, before anything is read or written; the
+        transaction is then begun once more, on a new connection, and the command
+        goes on. ``prepare`` sets what a connection needs before it begins."""
+        for again in (True, False):
+            prepare(conn)
+            began = conn.begin()
+            try:
+                first(conn)
+            except BaseException as exc:
+                dropped = again and _dropped(conn, exc)
+                with suppress(sa.exc.DBAPIError, conn.dialect.dbapi.Error):
+                    began.rollback()
+                if not dropped:
+                    raise
+                if not conn.invalidated:
+                    conn.invalidate()  # the SQL layer connects it again when it is next used
+                continue
+            with began:
+                yield
+            return
+
+    @staticmethod
     def _lock(conn: Connection) -> None:
         """Take the write lock (SQLite took it with BEGIN IMMEDIATE)."""
         if conn.dialect.name == "postgresql":
@@ -329,9 +380,7 @@ class Store:
         Inside a batch: a savepoint in the batch's transaction."""
         with self._writer() as conn:
             try:
-                with conn.begin_nested() if self._batch is not None else conn.begin():
-                    if self._batch is None:
-                        self._lock(conn)
+                with conn.begin_nested() if self._batch is not None else self._begun(conn, self._lock):
                     tx = Transaction(conn, self.clock, self.secrets, self.notes, self._edges)
                     yield tx
                     # Before the events commit, durably: a crash between the two leaves at most
@@ -360,10 +409,7 @@ class Store:
                 with conn.begin_nested():
                     yield Transaction(conn, self.clock, self.secrets, self.notes)
                 return
-            if conn.dialect.name == "postgresql":  # until the connection goes back to the pool
-                conn.execution_options(isolation_level="REPEATABLE READ", postgresql_readonly=True)
-            with conn.begin():
-                driver_cursor(conn, "PRAGMA schema_version" if conn.dialect.name == "sqlite" else "SELECT 1").close()
+            with self._begun(conn, _snapshot_taken, _read_only):
                 yield Transaction(conn, self.clock, self.secrets, self.notes)
 
     @contextmanager
@@ -377,8 +423,7 @@ class Store:
             raise RuntimeError("a batch is already open on this store")
         with self._writer() as conn:
             try:
-                with conn.begin():
-                    self._lock(conn)
+                with self._begun(conn, self._lock):
                     self._batch = conn
                     try:
                         yield

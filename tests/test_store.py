@@ -236,24 +236,70 @@ def test_dispose_closes_the_kept_write_connection(tmp_path):
     assert not (tmp_path / "kept.db-wal").exists()
 
 
+def _end_connections(url: str, *, refuse_new: bool = False, allow_again: bool = False) -> int:
+    """As an administrator would (or a restart): end every other connection to the database
+    ``url`` names; with ``refuse_new``, let no new one in until ``allow_again``. How many ended."""
+    import psycopg
+
+    admin = sa.engine.make_url(url)
+    with psycopg.connect(host=admin.host, port=admin.port, user=admin.username, dbname="postgres",
+                         autocommit=True) as conn:
+        if refuse_new or allow_again:
+            conn.execute(f'ALTER DATABASE "{admin.database}" ALLOW_CONNECTIONS {"false" if refuse_new else "true"}')
+        if allow_again:
+            return 0
+        return conn.execute("SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
+                            "WHERE datname = %s", (admin.database,)).fetchone()[0]
+
+
 def test_a_kept_write_connection_the_server_dropped_is_replaced(pg_server):
     # A long-lived store (tally serve, the scheduler) keeps its write connection between
     # appends. When the server ends it (a restart, an administrator), the append that finds
-    # it gone is refused in one line, nothing written, and the next append gets a new one.
-    import psycopg
-
+    # it gone begins again on a new connection: the lock's statement, the first, is where the
+    # loss shows, before anything is written, so nothing is written twice.
     url = pg_server.new_database()
     store = Store(url)
     store.append("a", [NewEvent("campaign", setting(), 10)], actor="ref")
-    admin = sa.engine.make_url(url)
-    with psycopg.connect(host=admin.host, port=admin.port, user=admin.username, dbname=admin.database,
-                         autocommit=True) as conn:
-        ended = conn.execute("SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
-                             "WHERE datname = current_database() AND pid <> pg_backend_pid()").fetchone()[0]
-    assert ended >= 1
-    with pytest.raises(StoreError) as refused:
+    assert _end_connections(url) >= 1
+    store.append("a", [NewEvent("campaign", setting(value="v2"), 10)], actor="ref")
+    store.append("a", [NewEvent("campaign", setting(value="v3"), 10)], actor="ref")
+    assert [e.payload["value"] for e in store.read("a")] == ["pool", "v2", "v3"]
+    assert [e.position for e in store.read("a")] == [1, 2, 3]
+    assert verify(store) == (3, store.read()[-1].hash)
+    store.dispose()
+
+
+def test_a_pooled_reading_connection_the_server_dropped_is_replaced(pg_server):
+    # The pool keeps readers' connections too: a page of tally serve after a restart reads on.
+    url = pg_server.new_database()
+    store = Store(url)
+    store.append("a", [NewEvent("campaign", setting(), 10)], actor="ref")
+    assert [e.payload["value"] for e in store.read("a")] == ["pool"]  # a connection back in the pool
+    assert store.engine.pool.checkedin() >= 1
+    assert _end_connections(url) >= 1
+    assert [e.payload["value"] for e in store.read("a")] == ["pool"]
+    with store.batch():  # a batch's one connection, found dropped at its lock, begun again too
         store.append("a", [NewEvent("campaign", setting(value="v2"), 10)], actor="ref")
-    assert "\n" not in str(refused.value)
+    assert [e.payload["value"] for e in store.read("a")] == ["pool", "v2"]
+    store.dispose()
+
+
+def test_a_server_that_takes_no_connection_refuses_the_append_in_one_line(pg_server):
+    # Begun again once, not for ever: when the new connection cannot be had either, the
+    # append is refused in one line, nothing written, and the next one after works.
+    url = pg_server.new_database()
+    store = Store(url)
+    store.append("a", [NewEvent("campaign", setting(), 10)], actor="ref")
+    try:
+        assert _end_connections(url, refuse_new=True) >= 1
+        with pytest.raises(StoreError) as refused:
+            store.append("a", [NewEvent("campaign", setting(value="v2"), 10)], actor="ref")
+        assert "\n" not in str(refused.value) and "not currently accepting connections" in str(refused.value)
+        with pytest.raises(StoreError) as unread:
+            store.read("a")
+        assert "\n" not in str(unread.value)
+    finally:
+        _end_connections(url, allow_again=True)
     store.append("a", [NewEvent("campaign", setting(value="v3"), 10)], actor="ref")
     assert [e.payload["value"] for e in store.read("a")] == ["pool", "v3"]
     assert verify(store) == (2, store.read()[-1].hash)
