@@ -519,17 +519,21 @@ def spec_for(choice: str) -> dict[str, Any]:
         raise BadInput(f"unknown calendar {choice!r}: use gregorian, bifrost or a FILE.toml")
     import tomllib  # only for a calendar file: not on every command's path
 
+    from ledger.files import read_regular
+
+    # A regular file only, opened without waiting: a pipe named .toml with no writer would
+    # hold `campaign new` up for ever, and a device could be read without end.
+    text = read_regular(choice, "calendar file", CALENDAR_FILE_LIMIT)
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise BadInput(f"cannot read calendar file {choice}: {exc.strerror}") from None
+        data = tomllib.loads(text.decode("utf-8"))
     except tomllib.TOMLDecodeError as exc:
         raise BadInput(f"calendar file {choice} is not valid TOML: {exc}") from None
     except UnicodeDecodeError:
         raise BadInput(f"calendar file {choice} is not UTF-8 text") from None
-    except ValueError:  # a path with a NUL in it
-        raise BadInput(f"cannot read calendar file {choice!r}: not a file name") from None
     return months_spec(data, choice)
+
+
+CALENDAR_FILE_LIMIT = 2**20  # bytes: a calendar of a thousand months is a few dozen KiB
 
 
 def months_spec(data: dict[str, Any], source: str) -> dict[str, Any]:

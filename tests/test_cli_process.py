@@ -70,3 +70,19 @@ def test_game_date_is_an_option_before_or_after_the_command_and_the_sessions_own
     days = {e["type"]: e["game_time"] for e in json.loads(opened.stdout)}
     shown = json.loads(run("calendar", "show", "--as-of", "1024-03-09", "--json", db=db).stdout)
     assert days["session.opened"] == shown["day"]
+
+
+def test_a_calendar_file_that_is_a_pipe_is_refused_at_once(tmp_path):
+    # A pipe named .toml with nothing writing to it held `campaign new` up for ever (opening
+    # it waits for a writer): a calendar file is read only if it is a regular file, opened
+    # without waiting. The timeout turns a hang back into a failure.
+    pipe = tmp_path / "harn.toml"
+    os.mkfifo(pipe)
+    db = tmp_path / "t.db"
+    env = {**os.environ, "TALLY_DB": str(db), "TALLY_ACTOR": "referee"}
+    refused = subprocess.run([TALLY, "campaign", "new", "Harn", "--start", "1 Nuzyael 720", "--calendar", str(pipe)],
+                             capture_output=True, text=True, env=env, timeout=60)
+    assert refused.returncode == 1
+    assert refused.stderr.strip() == (f"tally: cannot read calendar file {pipe}: not a regular file "
+                                      "(a device, pipe or socket): tally reads only regular files")
+    assert not db.exists()
