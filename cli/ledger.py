@@ -123,7 +123,7 @@ def verify(
         typer.echo("\n".join(lines))
     if verified.stale:
         typer.echo(f"tally: note: {verified.stale} snapshot(s) were written for read models of another shape and "
-                   "are never used; run tally db snapshot --drop, then tally db snapshot", err=True)
+                   "are never used; tally db snapshot takes them again", err=True)
     if verified.unsigned:
         typer.echo(f"tally: note: {verified.unsigned} snapshot(s) carry no MAC (an older tally wrote them) and are "
                    "never used, though they agree with the log; tally db snapshot replaces them", err=True)

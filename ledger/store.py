@@ -768,6 +768,13 @@ class Transaction:
         bound, params = ("", (campaign,)) if upto is None else (" AND position <= ?", (campaign, upto))
         return [Tile(*row) for row in self._rows(f"{self._TILE} WHERE campaign = ?{bound} ORDER BY position", params)]
 
+    def snapshot_heads(self, campaign: str) -> list[tuple[int, bytes]]:
+        """(position, the first bytes of its state) of each of the campaign's snapshots, oldest
+        first: enough to read the shape stamp a state begins with (projections/snapshots.py
+        ``stamp``), without reading the states whole. Unchecked."""
+        return [(position, bytes(head)) for position, head in self._rows(
+            "SELECT position, substr(state, 1, 256) FROM snapshots WHERE campaign = ? ORDER BY position", (campaign,))]
+
     def snapshotted(self) -> list[str]:
         """The campaigns the snapshots table holds rows for (whatever the log says)."""
         return list(self.conn.execute(sa.select(snapshots.c.campaign).distinct().order_by(snapshots.c.campaign))

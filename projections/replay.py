@@ -84,7 +84,8 @@ class SnapshotIgnored:
     def __str__(self) -> str:
         if self.kind == "stale":
             return (f"the snapshot of campaign {self.campaign} at event {self.position} was written for read "
-                    "models of another shape and was ignored; run tally db snapshot --drop, then tally db snapshot")
+                    "models of another shape and was ignored; the next command that records, or tally db snapshot, "
+                    "takes the campaign's snapshots again")
         if self.kind == "unsigned":
             return (f"the snapshot of campaign {self.campaign} at event {self.position} carries no MAC (an older "
                     "tally's, or forged) and was ignored; the next snapshot, or tally db snapshot, replaces it")
@@ -263,6 +264,8 @@ def take_due_snapshot(tx: Transaction, name: str, appended: list[Envelope]) -> O
     made under another key): those are dropped first, so the next command
     starts from a snapshot again. Derived data: if the snapshot key cannot be
     read or made here, no snapshot is taken and the command goes on."""
+    if any(isinstance(n, SnapshotIgnored) and n.stale and n.campaign == name for n in tx.notes):
+        return _taken_again(tx, name)
     last = tx.last_tile(name)
     if last is not None:
         unsound = not holds(tx, name, last)
@@ -281,6 +284,36 @@ def take_due_snapshot(tx: Transaction, name: str, appended: list[Envelope]) -> O
     return take_snapshot(tx, name)
 
 
+def _taken_again(tx: Transaction, name: str) -> Optional[int]:
+    """The campaign's snapshots, which this command found written for read models of another
+    shape (an older tally's: never used, so every query folded the campaign from its start),
+    dropped and taken again through its history, in the command's transaction: the first
+    command that records after an upgrade pays for one build, not every query after it. Said
+    in one note in place of the ones that found them; the last snapshot's position."""
+    try:
+        tx.snapshot_key(create=True)
+    except StoreError:  # derived data: where the key cannot be made, queries fold as before
+        return None
+    taken = build_snapshots(tx, name)
+    found = [n for n in tx.notes if isinstance(n, SnapshotIgnored) and n.stale and n.campaign == name]
+    for note in found:
+        tx.notes.remove(note)
+    tx.note(f"the snapshots of campaign {name} were written for read models of another shape (an older "
+            f"tally's) and were taken again through its history: {len(taken)} snapshot(s)")
+    return taken[-1] if taken else None
+
+
+def drop_stale(tx: Transaction, name: str) -> int:
+    """Drop the campaign's snapshots written for read models of another shape (never used),
+    and every one after the first of them, so the tiles left before it stay whole; how many."""
+    here = snapshots.shape()
+    stale = [position for position, head in tx.snapshot_heads(name)
+             if (stamp := snapshots.stamp(head)) is not None and stamp != here]
+    if not stale:
+        return 0
+    return tx.drop_snapshots_at(name, [t.position for t in tx.snapshot_tiles(name) if t.position >= stale[0]])
+
+
 def drop_unsound(tx: Transaction, name: str) -> int:
     """Drop the campaign's snapshots whose tiles do not carry their MAC under the
     ledger's snapshot key (never used, so nothing is lost); how many. The key
@@ -292,13 +325,15 @@ def drop_unsound(tx: Transaction, name: str) -> int:
 def build_snapshots(tx: Transaction, name: str, every: int = SNAPSHOT_EVERY) -> list[int]:
     """Snapshots every ``every`` campaign events from the last one to the head
     (after an import, or after `tally db snapshot --drop`), and one at the head;
-    first the snapshots that do not carry their MAC are dropped, to be replaced.
+    first the snapshots that do not carry their MAC, and those written for read
+    models of another shape, are dropped, to be replaced.
 
     The world is carried forward from one snapshot to the next while the
     events between can simply be folded on; where a late fact or a void
     intervenes, it is found from the snapshots as any query would."""
     tx.snapshot_key(create=True)
     drop_unsound(tx, name)
+    drop_stale(tx, name)
     last = tx.last_tile(name)
     since = last.position if last else 0
     world = usable(tx, name, since) if last else world_model.EMPTY

@@ -19,7 +19,7 @@ import typing
 import zlib
 from functools import lru_cache
 from types import ModuleType
-from typing import Mapping
+from typing import Mapping, Optional
 
 import msgspec
 from msgspec.structs import replace
@@ -72,6 +72,21 @@ def dump(world: world_model.World) -> tuple[bytes, dict[str, bytes]]:
     bare = replace(world, sessions=replace(world.sessions, archived=()))
     state = zlib.compress(_ENCODER.encode((shape(), names, bare)), 1)
     return state, dict(zip(names, archives))
+
+
+def stamp(head: bytes) -> Optional[str]:
+    """The shape stamp a state's first bytes carry (256 are plenty: zlib gives back less than it
+    is given), or None where they do not begin as ``dump`` writes a state: a MessagePack array
+    whose first item is the stamp."""
+    try:
+        packed = zlib.decompressobj().decompress(head, 64)
+    except zlib.error:
+        return None
+    if len(packed) < 2 or packed[0] != 0x93 or not 0xa0 <= packed[1] <= 0xbf:  # an array of 3; a short string
+        return None
+    size = packed[1] - 0xa0
+    text = packed[2:2 + size]
+    return text.decode("ascii", "replace") if len(text) == size else None
 
 
 def load(state: bytes, blobs: Mapping[str, bytes]) -> world_model.World:

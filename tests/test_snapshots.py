@@ -127,9 +127,73 @@ def test_a_snapshot_from_read_models_of_another_shape_is_never_used(history, mon
     store.dispose()
     shown = history.ok("char", "show", "Nureddine", "--json")  # folds from nothing, and says why
     assert shown.json["name"] == "Nureddine"
-    assert "read models of another shape and was ignored; run tally db snapshot --drop" in shown.stderr
+    assert ("read models of another shape and was ignored; the next command that records, or tally db "
+            "snapshot, takes the campaign's snapshots again") in shown.stderr
     verified = history.ok("verify")  # never used, so never wrong: noted, not a failure
     assert "snapshot(s) were written for read models of another shape and are never used" in verified.stderr
+
+
+def _tiles(url, name="Central Oregon"):
+    store = Store(url)
+    try:
+        with store.reading() as tx:
+            return [t.position for t in tx.snapshot_tiles(name)], [h for _, h in tx.snapshot_heads(name)]
+    finally:
+        store.dispose()
+
+
+def test_the_first_command_that_records_after_an_upgrade_takes_stale_snapshots_again(history, monkeypatch):
+    # After an upgrade that changes the read models, every snapshot is of another shape: never
+    # used, so every query folded the campaign from its start (17-47 s a page at a million
+    # events, docs/performance.md) until the referee dropped and rebuilt them by hand. The
+    # first command that records finds them so (its own load noted it) and takes them again
+    # through the history, in its transaction; the queries after it start from snapshots.
+    from projections import snapshots
+
+    history.ok("db", "snapshot")
+    before, heads = _tiles(history.url)
+    assert len(before) >= 3 and {snapshots.stamp(h) for h in heads} == {snapshots.shape()}
+    monkeypatch.setattr(snapshots, "shape", lambda: "another-version")  # the tally after the upgrade
+    recorded = history.ok("cash", "Nureddine", "+1", "--why", "the first command after the upgrade")
+    assert "were taken again through its history" in recorded.stderr
+    assert "was ignored" not in recorded.stderr  # the notes that found them give way to the one that says so
+    after, heads = _tiles(history.url)
+    head = history.ok("log", "--json").json[-1]["position"]
+    assert after == [head] and after[0] > before[-1]  # (fewer than 1,000 events: one, at the head)
+    assert {snapshots.stamp(h) for h in heads} == {"another-version"}
+    shown = history.ok("char", "show", "Nureddine", "--json")
+    assert shown.stderr == ""  # from a snapshot of this shape: nothing ignored, nothing to say
+    store = Store(history.url)
+    with store.reading() as tx:
+        assert now(tx) is not None and not tx.notes
+    store.dispose()
+    assert worlds_agree(Store(history.url), Pin()) is True
+    again = history.ok("cash", "Nureddine", "+1", "--why", "the second command")
+    assert "taken again" not in again.stderr and _tiles(history.url)[0] == after  # once
+
+
+def test_db_snapshot_alone_replaces_stale_snapshots_from_the_first_stale_one_on(history, monkeypatch):
+    # One command, not --drop and then a build: the tiles before the first stale one stay whole.
+    from projections import snapshots
+
+    history.ok("db", "snapshot")
+    before, _ = _tiles(history.url)
+    monkeypatch.setattr(snapshots, "shape", lambda: "another-version")
+    history.ok("db", "snapshot")
+    after, heads = _tiles(history.url)
+    assert after == before[-1:] and {snapshots.stamp(h) for h in heads} == {"another-version"}
+    verified = history.ok("verify")
+    assert "another shape" not in verified.stderr
+
+
+def test_a_state_s_stamp_is_read_from_its_first_bytes_or_none():
+    from projections import snapshots, world
+
+    state, _ = snapshots.dump(world.EMPTY)
+    assert snapshots.stamp(state[:256]) == snapshots.shape()
+    assert snapshots.stamp(state) == snapshots.shape()
+    for odd in (b"", b"not zlib at all", state[:3], __import__("zlib").compress(b"\x92\xa1x")):
+        assert snapshots.stamp(odd) is None
 
 
 def test_tiled_snapshots_serve_every_axis_of_a_long_campaign_and_agree_with_a_rebuild(tmp_path):
@@ -360,3 +424,40 @@ def test_a_reader_role_cannot_read_the_snapshot_key_so_its_queries_fold_from_the
         assert "1 snapshot(s) agree with the log" in verified.stdout
         assert "the snapshots' MACs were not checked (this database role may not read" in verified.stderr
         assert referee.ok("char", "show", "Nureddine", "--json").stderr == ""
+
+
+def test_only_the_first_stale_snapshot_and_those_after_it_are_dropped(history, monkeypatch):
+    # A tiling stays whole: each snapshot names the one before it. The tiles before the first
+    # stale one are kept; from it on, every one goes (here: one written by "another tally").
+    from projections import snapshots
+
+    history.ok("db", "snapshot")
+    before, _ = _tiles(history.url)
+    history.ok("cash", "Wren", "+1", "--why", "one more, after the last snapshot")
+    monkeypatch.setattr(snapshots, "shape", lambda: "another-version")
+    store = Store(history.url)
+    with store.transaction() as tx:
+        taken = replay.take_snapshot(tx, "Central Oregon")
+    assert taken is not None and _tiles(history.url)[0] == [*before, taken]
+    monkeypatch.undo()  # this tally again: the last snapshot is the stale one
+    with store.transaction() as tx:
+        assert replay.drop_stale(tx, "Central Oregon") == 1
+        assert replay.drop_stale(tx, "Central Oregon") == 0
+    store.dispose()
+    assert _tiles(history.url)[0] == before
+
+
+def test_stale_snapshots_are_taken_again_on_both_backends(campaign, monkeypatch):
+    # The state's first bytes read in SQL on SQLite and PostgreSQL alike (substr of a blob, a bytea).
+    from projections import snapshots
+
+    campaign.ok("player", "add", "Ann")
+    campaign.ok("char", "new", "Wren", "--player", "Ann", "--max-hp", "8")
+    campaign.ok("cash", "Wren", "+5", "--why", "before the upgrade")
+    campaign.ok("db", "snapshot")
+    assert {snapshots.stamp(h) for h in _tiles(campaign.url, "Greyhawk")[1]} == {snapshots.shape()}
+    monkeypatch.setattr(snapshots, "shape", lambda: "another-version")
+    said = campaign.ok("cash", "Wren", "+1", "--why", "after it").stderr
+    assert "were taken again through its history: 1 snapshot(s)" in said
+    assert {snapshots.stamp(h) for h in _tiles(campaign.url, "Greyhawk")[1]} == {"another-version"}
+    assert campaign.ok("char", "show", "Wren", "--json").json["cash"] == 6
