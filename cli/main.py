@@ -216,6 +216,29 @@ class LazyGroup(TyperGroup):
         with boundary(ctx.obj):
             return super().invoke(ctx)
 
+    def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
+        """As a program: a usage error (a missing option, a value that is not one, a command
+        that does not exist) said in one line, as every refusal is, and where to look — not a
+        box of usage text — with the command line's own exit status 2. Without
+        ``standalone_mode`` (`tally script`, the shell) the caller words them itself."""
+        if not standalone_mode:
+            return super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+        from cli.errors import one_line
+
+        try:
+            result = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+        except typer.TyperException as exc:  # Typer's own click's: usage errors, and the like
+            where = getattr(getattr(exc, "ctx", None), "command_path", None) or prog_name or "tally"
+            said = one_line(exc.format_message().strip().rstrip("."))
+            if said:  # (`tally` alone: its help, which the error printed as it was made)
+                usage = exc.exit_code == 2
+                typer.echo(f"tally: {said}; see `{where} --help`" if usage else f"tally: {said}", err=True)
+            sys.exit(exc.exit_code)
+        except typer.Abort:  # end of input (or Ctrl-C) at a prompt, before a command records
+            typer.echo("\ntally: aborted; nothing was recorded", err=True)
+            sys.exit(1)
+        sys.exit(result if isinstance(result, int) else 0)
+
 
 LISTING = "tally.listing"
 ARGS = "tally.args"

@@ -86,3 +86,24 @@ def test_a_calendar_file_that_is_a_pipe_is_refused_at_once(tmp_path):
     assert refused.stderr.strip() == (f"tally: cannot read calendar file {pipe}: not a regular file "
                                       "(a device, pipe or socket): tally reads only regular files")
     assert not db.exists()
+
+
+def test_a_usage_error_is_one_line_that_says_where_to_look(tmp_path):
+    # A missing option, a mistyped one, an unknown command: one line, as every refusal, naming
+    # the help that answers it; exit status 2, the command line's own; nothing written.
+    db = tmp_path / "t.db"
+    for args, said in ((["campaign", "new", "Harn"],
+                        "tally: Missing option '--start'; see `tally campaign new --help`"),
+                       (["campaign", "new", "Harn", "--strt", "1024-03-01"],
+                        "tally: No such option: --strt (Possible options: --start); see `tally campaign new --help`"),
+                       (["rol", "1d6"], "tally: No such command 'rol'; see `tally --help`")):
+        shown = run(*args, db=db)
+        assert (shown.returncode, shown.stderr, shown.stdout) == (2, said + "\n", ""), args
+    alone = run(db=db)  # `tally` alone: its help, as before
+    assert alone.returncode == 2 and "Usage: tally [OPTIONS] COMMAND" in alone.stdout and alone.stderr == ""
+    assert not db.exists()
+    assert run("campaign", "new", "G", "--start", "1024-03-01", db=db).returncode == 0
+    shown = run("roll", "1d6", "--at-least", "many", db=db)
+    assert shown.returncode == 2 and shown.stderr.count("\n") == 1
+    assert shown.stderr.startswith("tally: Invalid value for '--at-least': ")
+    assert shown.stderr.endswith("; see `tally roll --help`\n")

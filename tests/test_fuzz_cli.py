@@ -208,7 +208,7 @@ class Ledger:
         shown = f"{[w[:60] for w in words]}: exit {result.exit_code}: {said[-600:]!r}"
         assert result.exit_code in (0, 1, 2), shown
         assert "Traceback" not in said and "internal error" not in said, shown
-        if result.exit_code == 1:
+        if result.exit_code in (1, 2):  # a refusal, or a usage error: one line either way
             lines = result.stderr.strip().splitlines()
             assert len(lines) == 1 and lines[0].startswith("tally: "), shown
         if result.exit_code != 0:
