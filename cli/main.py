@@ -228,7 +228,10 @@ class LazyGroup(TyperGroup):
         try:
             result = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
         except typer.TyperException as exc:  # Typer's own click's: usage errors, and the like
-            where = getattr(getattr(exc, "ctx", None), "command_path", None) or prog_name or "tally"
+            where, ctx = [], getattr(exc, "ctx", None)
+            while ctx is not None and ctx.parent is not None:  # the command's path, as it was typed
+                where, ctx = [ctx.info_name, *where], ctx.parent
+            where = " ".join(["tally", *where])
             said = one_line(exc.format_message().strip().rstrip("."))
             if said:  # (`tally` alone: its help, which the error printed as it was made)
                 usage = exc.exit_code == 2

@@ -906,6 +906,23 @@ class Transaction:
             self.conn.execute(snapshot_blobs.delete().where(snapshot_blobs.c.campaign == campaign))
         return dropped
 
+    def drop_unnamed_blobs(self, campaign: str) -> int:
+        """Delete the campaign's blobs that none of its snapshots names any more (left by
+        snapshots dropped while others stayed); how many. Where a row's list of names cannot
+        be read, every blob stays (derived data: verify names that row)."""
+        named: set = set()
+        for (names,) in self._rows("SELECT blobs FROM snapshots WHERE campaign = ?", (campaign,)):
+            try:
+                named.update(json.loads(names))
+            except (ValueError, TypeError):
+                return 0
+        held = self._rows("SELECT digest FROM snapshot_blobs WHERE campaign = ?", (campaign,))
+        unnamed = [digest for (digest,) in held if digest not in named]
+        if unnamed:
+            self.conn.execute(snapshot_blobs.delete().where(snapshot_blobs.c.campaign == campaign,
+                                                            snapshot_blobs.c.digest.in_(unnamed)))
+        return len(unnamed)
+
     def drop_snapshots(self) -> int:
         self.conn.execute(snapshot_blobs.delete())
         return self.conn.execute(snapshots.delete()).rowcount

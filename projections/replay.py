@@ -350,6 +350,7 @@ def build_snapshots(tx: Transaction, name: str, every: int = SNAPSHOT_EVERY) -> 
         if take_snapshot(tx, name, position, world) is not None:
             taken.append(position)
         since = position
+    tx.drop_unnamed_blobs(name)  # those only the snapshots dropped above named
     return taken
 
 

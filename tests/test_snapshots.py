@@ -1,5 +1,6 @@
 """Snapshots are derived, never stale, and safe to delete (DESIGN.md §3)."""
 
+import json
 import random
 from pathlib import Path
 
@@ -461,3 +462,42 @@ def test_stale_snapshots_are_taken_again_on_both_backends(campaign, monkeypatch)
     assert "were taken again through its history: 1 snapshot(s)" in said
     assert {snapshots.stamp(h) for h in _tiles(campaign.url, "Greyhawk")[1]} == {"another-version"}
     assert campaign.ok("char", "show", "Wren", "--json").json["cash"] == 6
+
+
+def test_a_blob_no_snapshot_names_any_more_goes_with_the_next_build(tmp_path, monkeypatch):
+    # Snapshots dropped while others stay (a stale one and those after it, an unsound one) can
+    # leave session archives only they named: the next build deletes those, and only those.
+    import sqlalchemy as sa
+
+    from bench.generator import NAME
+    from ledger.schema import snapshot_blobs
+    from projections import sessions
+
+    monkeypatch.setattr(sessions, "ARCHIVE_EVERY", 4)  # pack the history early and often
+    store = Store(generated(tmp_path, events=3000, players=6, seed=3))
+    with store.transaction() as tx:
+        replay.build_snapshots(tx, NAME, every=100)
+
+    def held():
+        with store.reading() as tx:
+            return set(tx.conn.execute(sa.select(snapshot_blobs.c.digest)).scalars())
+
+    named = held()
+    assert len(named) >= 3
+    with store.transaction() as tx:
+        tx.conn.execute(snapshot_blobs.insert(), {"campaign": NAME, "digest": "f" * 64, "data": b"left over"})
+        assert tx.drop_unnamed_blobs(NAME) == 1
+        assert tx.drop_unnamed_blobs(NAME) == 0
+    assert held() == named
+    with store.transaction() as tx:  # the later half of the tiles dropped: the archives only they named go
+        positions = [t.position for t in tx.snapshot_tiles(NAME)]
+        tx.drop_snapshots_at(NAME, positions[len(positions) // 2:])
+        tx.conn.execute(snapshot_blobs.insert(), {"campaign": NAME, "digest": "e" * 64, "data": b"left over"})
+        tx.drop_unnamed_blobs(NAME)
+        kept = {d for (names,) in tx.conn.execute(sa.text("SELECT blobs FROM snapshots")) for d in json.loads(names)}
+    assert held() == kept and kept < named
+    with store.transaction() as tx:
+        replay.build_snapshots(tx, NAME, every=100)
+    assert held() == named  # built again, naming them again
+    assert worlds_agree(store, Pin()) is True
+    store.dispose()
