@@ -68,7 +68,7 @@ def attempt_period(state: State) -> tuple[str, str]:
     return (state.period if limit == "epoch" else state.world.sessions.cycle), limit
 
 
-def check_rank_up(state: State, what: str, rating: int, maximum: int, periods: frozenset[str],
+def check_rank_up(state: State, what: str, rating: int, maximum: int, periods: tuple[str, ...],
                   source: str) -> None:
     """A rank can be bought one at a time, up to the maximum, one attempt per
     session whatever the result."""

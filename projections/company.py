@@ -10,7 +10,7 @@ from msgspec.structs import replace
 from ledger.envelope import Envelope
 from ledger.rules.coeac import garrison_population, tag_kind
 from ledger.names import key
-from projections.handlers import Table, entry
+from projections.handlers import Table, entry, with_period
 
 
 class Stronghold(Struct, frozen=True):
@@ -18,7 +18,7 @@ class Stronghold(Struct, frozen=True):
     owner: str  # character name or "company"
     rating: int = 0
     tags: tuple[str, ...] = ()
-    periods: frozenset[str] = frozenset()
+    periods: tuple[str, ...] = ()  # sorted (handlers.with_period)
 
     def count(self, kind: str) -> int:
         return sum(1 for t in self.tags if tag_kind(t) == kind)
@@ -94,7 +94,7 @@ def _stronghold_attempt(world, p: dict, day: int) -> Optional[str]:
           + (f", tags {', '.join(p['tags'])}" if p["tags"] else ""), premise=_stronghold_attempt)
 def _attempted(state: Company, p: dict, e: Envelope) -> Company:
     s = entry(state.strongholds, key(p["name"]), f"stronghold {p['name']}")
-    s = replace(s, periods=s.periods | {p["period"]})
+    s = replace(s, periods=with_period(s.periods, p["period"]))
     if p["succeeded"]:
         s = replace(s, rating=s.rating + 1, tags=s.tags + tuple(p["tags"]))
     cash = state.cash - p["wager"] if p["by"] == "company" else state.cash

@@ -116,6 +116,12 @@ def premises(tables: Iterable[Table]) -> dict[str, Premise]:
     return found
 
 
+def with_period(periods: tuple[str, ...], period: str) -> tuple[str, ...]:
+    """A set of periods (sessions, weeks) a read model keeps, with one more: a sorted tuple,
+    not a frozenset, so a snapshot's bytes do not follow the process's string hashing."""
+    return periods if period in periods else tuple(sorted((*periods, period)))
+
+
 def entry(mapping: dict, k: str, what: str):
     """``mapping[k]`` for a fold: what an event acts on, or Unfoldable saying it is not there
     (a void withdrew it, or the event would now come before it)."""

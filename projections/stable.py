@@ -11,7 +11,7 @@ from msgspec.structs import replace
 from ledger.envelope import Envelope
 from ledger.rules.coeac import CLASS_RESOURCES, lifestyle
 from ledger.names import key
-from projections.handlers import Table, entry
+from projections.handlers import Table, entry, with_period
 
 
 class Character(Struct, frozen=True):
@@ -34,7 +34,7 @@ class Character(Struct, frozen=True):
     wealth: int = 0
     created_at: int = 0
     created_day: int = 0
-    wealth_periods: frozenset[str] = frozenset()
+    wealth_periods: tuple[str, ...] = ()  # sorted (handlers.with_period)
     followers: tuple[tuple[str, bool], ...] = ()  # (name, granted by a Feat)
     vacancies: tuple[dict, ...] = ()  # Feat positions lost: {"lost", "ready_day", "lost_at"}
     # Who failed to give medical aid since the character last went down (004 l.25, Let It Ride):
@@ -196,7 +196,7 @@ def _wealth_attempted(state: Stable, p: dict, e: Envelope) -> Stable:
     c = entry(state.characters, key(p["character"]), f"character {p['character']}")
     return _char(state, p["character"], cash=c.cash - p["wager"],
                  wealth=c.wealth + 1 if p["succeeded"] else c.wealth,
-                 wealth_periods=c.wealth_periods | {p["period"]})
+                 wealth_periods=with_period(c.wealth_periods, p["period"]))
 
 
 @TABLE.on("item.bought", line=lambda p: f"{p['character']} {'buys' if p['succeeded'] else 'fails to buy'} "

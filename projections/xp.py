@@ -13,7 +13,7 @@ from ledger.dice.check import SYMBOL
 from ledger.envelope import Envelope
 from ledger.rules.xp import expertise_claims, level_for
 from ledger.names import key
-from projections.handlers import Table
+from projections.handlers import Table, with_period
 
 
 class Progress(Struct, frozen=True):
@@ -21,11 +21,11 @@ class Progress(Struct, frozen=True):
     level: int = 1
     highest: int = 1  # the highest level ever attained: a level regained brings no new claim
     vow: Optional[str] = None
-    vows_counted: frozenset[str] = frozenset()  # where a fulfilled vow used up the limit
+    vows_counted: tuple[str, ...] = ()  # where a fulfilled vow used up the limit (sorted)
     hd_spent: int = 0
     expertise: tuple[tuple[str, str], ...] = ()  # (area, attribute)
     twelves: int = 0  # skill rolls of 12: each grants new expertise (002 l.179)
-    expertise_periods: frozenset[str] = frozenset()  # where expertise was applied (once per session)
+    expertise_periods: tuple[str, ...] = ()  # where expertise was applied, once per session (sorted)
     treasure: int = 0  # units of treasure divided to the character whose XP is not yet given
     attributes: dict[str, int] = field(default_factory=dict)  # STR, INT… scores (002 l.21-24)
 
@@ -124,7 +124,7 @@ def _skill(state: Advancement, p: dict, e: Envelope) -> Advancement:
     current = state.of(p["character"])
     changes = {}
     if p["expertise"] is not None:
-        changes["expertise_periods"] = current.expertise_periods | {p["period"]}
+        changes["expertise_periods"] = with_period(current.expertise_periods, p["period"])
     if p["result"] == "extraordinary":
         changes["twelves"] = current.twelves + 1
     return _update(state, p["character"], **changes) if changes else state
@@ -267,7 +267,7 @@ def _abandoned(state: Advancement, p: dict, e: Envelope) -> Advancement:
 @TABLE.on("vow.fulfilled", line=lambda p: f"{p['character']} fulfils the vow ({p['xp']} XP): {p['vow']}")
 def _fulfilled(state: Advancement, p: dict, e: Envelope) -> Advancement:
     current = state.of(p["character"])
-    return _update(state, p["character"], vow=None, vows_counted=current.vows_counted | {p["counted_in"]})
+    return _update(state, p["character"], vow=None, vows_counted=with_period(current.vows_counted, p["counted_in"]))
 
 
 apply = TABLE.apply
