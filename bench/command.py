@@ -28,7 +28,7 @@ def generate(ctx: typer.Context,
     if events < 100 or players < 3:
         raise BadInput("generate at least 100 events for at least 3 players")
     from cli.context import options
-    from ledger.store import resolve_url
+    from ledger.engines import resolve_url
 
     with writing(out, force=force, ledger=resolve_url(options(ctx).db)) as handle:
         written = write(handle, events=events, players=players, years=years, seed=seed)

@@ -92,7 +92,7 @@ def import_(ctx: typer.Context,
         if disagrees:
             view["source_today"]["disagreement"] = disagrees
     if out is not None:
-        from ledger.store import resolve_url
+        from ledger.engines import resolve_url
 
         with writing(out, force=force, ledger=resolve_url(opts.db)) as handle:
             handle.write(text)

@@ -14,7 +14,7 @@ from commands import checkpoints as commands
 from ledger.errors import BadInput, NotFound
 from ledger.keys import ENV as KEY_ENV
 from ledger.files import check_target, read_regular, refuse_ledger_file, writing
-from ledger.store import resolve_url
+from ledger.engines import resolve_url
 
 KEY_FILE = typer.Option(None, "--key-file", help="The referee's signing key file (default: TALLY_KEY_FILE, else "
                                                  "beside a SQLite ledger, its name plus .key).")

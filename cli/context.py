@@ -11,8 +11,9 @@ from typing import Any, Optional
 
 import typer
 
+from ledger.engines import resolve_url
 from ledger.errors import BadInput
-from ledger.store import Store, resolve_url
+from ledger.store import Store
 from ledger.text import ACTOR_LIMIT, check_text
 
 

@@ -6,8 +6,9 @@ import typer
 
 from cli.context import options
 from cli.output import JSON_OPTION, print_json, print_pairs
+from ledger.engines import describe, resolve_url
 from ledger.schema import SCHEMA_REVISION
-from ledger.store import Store, describe, resolve_url
+from ledger.store import Store
 
 app = typer.Typer(help="The database itself: migrate it, see its state.", no_args_is_help=True)
 

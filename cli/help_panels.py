@@ -100,7 +100,8 @@ def campaign_uses(opts, db: Optional[str], campaign: Optional[str]) -> tuple[Use
     else:
         if ledger_named(db) is None:
             return None, None
-        from ledger.store import Store, resolve_url
+        from ledger.engines import resolve_url
+        from ledger.store import Store
 
         store, own = None, True
     from ledger.errors import TallyError

@@ -13,7 +13,7 @@ from projections.reading import load, query
 from commands.void import void as void_event
 from ledger.errors import BadInput
 from ledger.events.registry import known_types
-from ledger.store import describe
+from ledger.engines import describe
 from projections.consequences import consequences
 from projections.describe import line
 from projections.sealed import pick_note

@@ -275,7 +275,7 @@ def main_options(
 ) -> None:
     from cli.context import Options
     from ledger.errors import BadInput
-    from ledger.store import resolve_url
+    from ledger.engines import resolve_url
 
     # A path a user typed may hold bytes that are not UTF-8 (os gives them as lone
     # surrogates): say them as escapes rather than fail after the work is done.

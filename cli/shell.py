@@ -51,7 +51,7 @@ def shell(
     kept open between them; command history, and Tab completes commands, options and the campaign's
     names. Ctrl-D or `exit` leaves."""
     from ledger.files import refuse_ledger_file
-    from ledger.store import resolve_url
+    from ledger.engines import resolve_url
 
     opts = options(ctx)
     with suppress(RuntimeError):  # no home folder: no default history file to check

@@ -11,6 +11,7 @@ from projections.reading import Context, query
 from ledger.dice import check
 from ledger.dice.derivation import commitment, derive, new_seed
 from ledger.dice.expression import Expression, parse
+from ledger.engines import resolve_url
 from ledger.envelope import Envelope, NewEvent
 from ledger.errors import BadInput, RuleRefused
 # A roll records through a plain record (ledger/events/rolled.py); the Pydantic models of the
@@ -19,7 +20,7 @@ from ledger.events.rolled import Rolled as RolledEvent
 from ledger.sealed import check_label
 from ledger.secrets import DICE_SEED
 from ledger.settings import in_force
-from ledger.store import Store, Transaction, resolve_url
+from ledger.store import Store, Transaction
 from projections.dice import Epoch
 
 

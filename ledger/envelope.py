@@ -15,7 +15,7 @@ class Envelope(msgspec.Struct, frozen=True, gc=False):
     """One recorded event as every reader sees it: the envelope's fields as
     stored, and the payload in its type's current schema (``schema`` is that
     schema). A payload recorded under an older one was lifted by the upcasters
-    when the row was read (ledger/store.py ``envelope_from_row``), and
+    when the row was read (ledger/stored_rows.py ``envelope_from_row``), and
     ``upcast_from`` says which schema it was recorded under; the stored row,
     which the hash covers, is never rewritten (export writes it as stored)."""
 

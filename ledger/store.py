@@ -13,36 +13,28 @@ waits for the flush after releasing it (``_flushed``).
 
 from __future__ import annotations
 
-import hashlib
-import importlib.util
-import json
-import os
 import sqlite3
 import threading
 import weakref
 from contextlib import contextmanager, suppress
-from pathlib import Path
-from typing import Callable, Iterable, Iterator, Mapping, NamedTuple, Optional, Sequence
+from typing import Callable, Iterable, Iterator, Mapping, Optional, Sequence
 
-import msgspec
 import sqlalchemy as sa
-from sqlalchemy import event as sa_event
-from sqlalchemy.engine import Connection, Engine
+from sqlalchemy.engine import Connection
 
 from ledger import pgroles
 from ledger import secrets as ledger_secrets
-from ledger import snapshot_mac
 from ledger.chain import GENESIS, canonical_json, fields_hash
 from ledger.clock import format_instant, utc_now
 from ledger.cursors import driver_cursor, stream_rows
+from ledger.engines import describe, driver_message, make_engine, migrations_folder, not_a_database, sqlite_tables
 from ledger.envelope import Envelope, NewEvent, Pending
-from ledger.errors import ConcurrencyConflict, SnapshotUnusable, StoreError
-from ledger.events.upcasters import CURRENT, upcast
+from ledger.errors import ConcurrencyConflict, StoreError
+from ledger.snapshot_rows import SnapshotRows
+from ledger.stored_rows import envelope_from_row
 from ledger.tree import grow
-from ledger.schema import SCHEMA_REVISION, events, snapshot_blobs, snapshots
+from ledger.schema import SCHEMA_REVISION, events
 
-DEFAULT_DB = "tally.db"
-DEFAULT_DB_MODE = 0o600  # a new SQLite ledger file; TALLY_DB_MODE=0640 lets its group read it
 # One writer at a time per database: the lock row's FOR UPDATE needs the UPDATE privilege,
 # which only writers have (ledger/pgroles.py); an advisory lock any reader could take and hold.
 # The commit will not wait for its flush while it holds the lock (_flushed): set in the same round trip.
@@ -124,26 +116,6 @@ def _release(held: list) -> None:
         conn.close()
 
 
-def resolve_url(target: Optional[str]) -> str:
-    """A --db value (path or URL), else TALLY_DB, else ./tally.db, as a URL."""
-    target = target or os.environ.get("TALLY_DB") or DEFAULT_DB
-    if "://" in target:
-        return target
-    return f"sqlite:///{Path(target).expanduser().resolve()}"
-
-
-def describe(url: str) -> str:
-    """A URL fit to print: the path for SQLite, no password otherwise."""
-    if url.startswith("sqlite:///"):
-        return url[len("sqlite:///"):]
-    try:
-        return sa.engine.make_url(url).render_as_string(hide_password=True)
-    except Exception:
-        return url
-
-
-
-
 class Store:
     """One database of campaigns."""
 
@@ -158,7 +130,7 @@ class Store:
         self._held: list = [None]  # the write connection (_writer), closed by dispose() or when the store goes
         self._write_mutex = threading.Lock()
         weakref.finalize(self, _release, self._held)
-        self.engine = _make_engine(url, create=create)
+        self.engine = make_engine(url, create=create)
         self.secrets = ledger_secrets.for_database(
             self.engine.dialect.name,
             self.engine.url.database if self.engine.dialect.name == "sqlite" else describe(url))
@@ -190,9 +162,9 @@ class Store:
         An empty database (a new or empty file) is fine: tally makes it a ledger."""
         if self.engine.dialect.name == "sqlite":
             try:  # read before the engine's first connection switches the file to WAL
-                tables = _sqlite_tables(self.engine.url.database)
+                tables = sqlite_tables(self.engine.url.database)
             except sqlite3.Error as exc:
-                raise StoreError(_driver_message(self.url, exc)) from None
+                raise StoreError(driver_message(self.url, exc)) from None
         else:
             with self._connect() as conn:
                 tables = set(sa.inspect(conn).get_table_names())
@@ -286,7 +258,7 @@ class Store:
             yield
         except (sa.exc.OperationalError, self.engine.dialect.dbapi.OperationalError) as exc:
             # the second: from the statements the append path hands the driver's cursor directly
-            raise StoreError(_driver_message(self.url, exc)) from None
+            raise StoreError(driver_message(self.url, exc)) from None
         except (sa.exc.ProgrammingError, self.engine.dialect.dbapi.ProgrammingError) as exc:
             if getattr(getattr(exc, "orig", exc), "sqlstate", None) != "42501":  # insufficient privilege
                 raise
@@ -295,9 +267,9 @@ class Store:
                              "a role made by `tally db grant-reader` only reads the ledger; "
                              "record as the referee's role") from None
         except (sa.exc.DatabaseError, self.engine.dialect.dbapi.DatabaseError) as exc:
-            if not _not_a_database(exc):
+            if not not_a_database(exc):
                 raise
-            raise StoreError(_driver_message(self.url, exc)) from None
+            raise StoreError(driver_message(self.url, exc)) from None
 
     @contextmanager
     def _connect(self, write: bool = False) -> Iterator[Connection]:
@@ -457,29 +429,9 @@ class Store:
         self.engine.dispose()
 
 
-class Tile(NamedTuple):
-    """A snapshot's place in the tiling, without its state."""
-
-    position: int
-    since: int
-    min_game_time: Optional[int]
-    max_game_time: int
-    event_hash: str
-    digest: str
-
-
-class _SnapshotRow(NamedTuple):
-    since: int
-    min_game_time: Optional[int]
-    max_game_time: int
-    blobs: str
-    event_hash: str
-    digest: str
-    state: bytes
-
-
-class Transaction:
-    """Reads and appends on one connection inside one transaction."""
+class Transaction(SnapshotRows):
+    """Reads and appends on one connection inside one transaction (its
+    snapshots' rows: ledger/snapshot_rows.py)."""
 
     def __init__(self, conn: Connection, clock: Callable, secrets, notes: Optional[list] = None,
                  edges: Optional[list] = None) -> None:
@@ -758,175 +710,6 @@ class Transaction:
         row = self._row(f"{_SELECT} WHERE position = ?", (position,))
         return envelope_from_row(row) if row else None
 
-    # -- snapshots (derived data) ---------------------------------------
-    # A tile: a snapshot's place in the tiling, without its state (ledger/snapshot_mac.py checks it).
-    _TILE = "SELECT position, since, min_game_time, max_game_time, event_hash, digest FROM snapshots"
-
-    def snapshot_tiles(self, campaign: str, upto: Optional[int] = None) -> list[Tile]:
-        """The campaign's snapshots up to ``upto``, oldest first, without their state
-        (unchecked: ``check_tile`` checks one)."""
-        bound, params = ("", (campaign,)) if upto is None else (" AND position <= ?", (campaign, upto))
-        return [Tile(*row) for row in self._rows(f"{self._TILE} WHERE campaign = ?{bound} ORDER BY position", params)]
-
-    def snapshot_heads(self, campaign: str) -> list[tuple[int, bytes]]:
-        """(position, the first bytes of its state) of each of the campaign's snapshots, oldest
-        first: enough to read the shape stamp a state begins with (projections/snapshots.py
-        ``stamp``), without reading the states whole. Unchecked."""
-        return [(position, bytes(head)) for position, head in self._rows(
-            "SELECT position, substr(state, 1, 256) FROM snapshots WHERE campaign = ? ORDER BY position", (campaign,))]
-
-    def snapshotted(self) -> list[str]:
-        """The campaigns the snapshots table holds rows for (whatever the log says)."""
-        return list(self.conn.execute(sa.select(snapshots.c.campaign).distinct().order_by(snapshots.c.campaign))
-                    .scalars())
-
-    def last_tile(self, campaign: str) -> Optional[Tile]:
-        """The campaign's latest snapshot, without its state (unchecked)."""
-        row = self._row(f"{self._TILE} WHERE campaign = ? ORDER BY position DESC LIMIT 1", (campaign,))
-        return Tile(*row) if row else None
-
-    def snapshot_key(self, *, create: bool = False) -> bytes:
-        """The key of the snapshots' MACs, kept with the ledger's secrets, or
-        SnapshotUnusable (kind "unkeyed") saying why there is none to use here (a
-        copy of the ledger without its secrets, a reader's role). ``create``: a
-        writer makes one if the ledger has none yet, or is refused (StoreError)."""
-        key = self.secrets.snapshot_key or self._snapshot_key
-        if key is not None:
-            return key
-        try:
-            why = self.secrets.unreadable(self.conn)
-            value = None if why else self.secret(snapshot_mac.KIND, snapshot_mac.CAMPAIGN, snapshot_mac.NAME)
-        except StoreError as exc:
-            if create:
-                raise
-            why, value = str(exc), None
-        made = value is None and not why and create
-        if made:
-            value = snapshot_mac.new_key()
-            self.put_secret(snapshot_mac.KIND, snapshot_mac.CAMPAIGN, snapshot_mac.NAME, value)
-        key = snapshot_mac.key_bytes(value) if value is not None else None
-        if key is None:
-            why = why or (self.secrets.no_key() if value is None
-                          else f"the snapshot key in {self.secrets.where} is not 32 bytes in hex")
-            if create:
-                raise StoreError(f"cannot make a snapshot: {why}")
-            raise SnapshotUnusable(why, kind="unkeyed")
-        self._snapshot_key = key
-        # Kept for the store's later transactions once it is surely committed: not one this transaction
-        # made; on PostgreSQL, where it is written in the ledger's transaction, not one read inside a
-        # batch either (an earlier command of the batch may have made it). A secrets file commits each
-        # secret on its own before the ledger's transaction ends: what is read from it stays.
-        if not made and (self.secrets.apart or not self.conn.in_nested_transaction()):
-            self.secrets.snapshot_key = key
-        return key
-
-    def check_tile(self, campaign: str, tile) -> None:
-        """Refuse (SnapshotUnusable) a tile whose place in the tiling — since, day
-        range, event — is not as a holder of the snapshot key wrote it: one HMAC
-        over a few dozen bytes, no state read."""
-        if not snapshot_mac.signed(tile.digest):
-            raise SnapshotUnusable("it carries no MAC", kind="unsigned")
-        if not snapshot_mac.tile_holds(self.snapshot_key(), tile.digest, campaign, tile.position, since=tile.since,
-                                       min_game_time=tile.min_game_time, max_game_time=tile.max_game_time,
-                                       event_hash=tile.event_hash):
-            raise SnapshotUnusable("its MAC does not hold")
-
-    def snapshot(self, campaign: str, position: int, *, authenticate: bool = True) -> tuple[bytes, dict[str, bytes]]:
-        """A snapshot's state and the blobs it names, once its row has passed
-        every check that needs no decoding: its MAC under the ledger's snapshot
-        key (ledger/snapshot_mac.py: its place in the tiling, its event, its
-        blobs' names and its state), its binding to the campaign's event at its
-        position (one primary-key lookup), and each blob present and matching
-        its name. Otherwise SnapshotUnusable, saying which check failed.
-        ``authenticate`` false: every check but the MAC (verify, which holds
-        the state against a fold of the log, where there is no key to check it)."""
-        found = self._row("SELECT since, min_game_time, max_game_time, blobs, event_hash, digest, state "
-                          "FROM snapshots WHERE campaign = ? AND position = ?", (campaign, position))
-        if found is None:
-            raise SnapshotUnusable("there is no such snapshot")
-        row = _SnapshotRow(*found[:6], bytes(found[6]))
-        try:
-            names = json.loads(row.blobs)
-        except ValueError:
-            names = None
-        if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
-            raise SnapshotUnusable("its list of blobs is not readable")
-        if authenticate:
-            if not snapshot_mac.signed(row.digest):
-                raise SnapshotUnusable("it carries no MAC", kind="unsigned")
-            if not snapshot_mac.state_holds(self.snapshot_key(), row.digest, campaign, position, since=row.since,
-                                            min_game_time=row.min_game_time, max_game_time=row.max_game_time,
-                                            event_hash=row.event_hash, blobs=names, state=row.state):
-                raise SnapshotUnusable("its MAC does not hold")
-        chained = self._row("SELECT hash FROM events WHERE position = ? AND campaign = ?", (position, campaign))
-        if chained is None or chained[0] != row.event_hash:
-            raise SnapshotUnusable(f"its event hash is not the hash of event {position} of the campaign")
-        blobs = {digest: bytes(data) for digest, data in self._rows(
-            f"SELECT digest, data FROM snapshot_blobs WHERE campaign = ? AND digest IN ({', '.join('?' * len(names))})",
-            (campaign, *names))} if names else {}
-        for name in names:
-            if name not in blobs:
-                raise SnapshotUnusable(f"blob {name[:12]}… is missing")
-            if hashlib.sha256(blobs[name]).hexdigest() != name:
-                raise SnapshotUnusable(f"blob {name[:12]}… does not match its digest")
-        return row.state, blobs
-
-    def put_snapshot(self, campaign: str, position: int, *, since: int, min_game_time: Optional[int],
-                     max_game_time: int, state: bytes, blobs: Mapping[str, bytes]) -> None:
-        """Store a snapshot bound to the campaign's event at ``position``, with
-        its MAC (the ledger's snapshot key made on first need), and the blobs
-        it names that are not stored yet."""
-        exists = self.conn.execute(sa.select(snapshots.c.position).where(
-            snapshots.c.campaign == campaign, snapshots.c.position == position)).first()
-        if exists:
-            return
-        key = self.snapshot_key(create=True)
-        held = set(self.conn.execute(sa.select(snapshot_blobs.c.digest).where(
-            snapshot_blobs.c.campaign == campaign, snapshot_blobs.c.digest.in_(list(blobs)))).scalars()) \
-            if blobs else set()
-        new = [{"campaign": campaign, "digest": d, "data": data} for d, data in blobs.items() if d not in held]
-        if new:
-            self.conn.execute(snapshot_blobs.insert(), new)
-        event_hash = self.conn.execute(sa.select(events.c.hash).where(
-            events.c.position == position, events.c.campaign == campaign)).scalar_one()
-        names = sorted(blobs)
-        digest = snapshot_mac.seal(key, campaign, position, since=since, min_game_time=min_game_time,
-                                   max_game_time=max_game_time, event_hash=event_hash, blobs=names, state=state)
-        self.conn.execute(snapshots.insert(), {
-            "campaign": campaign, "position": position, "since": since, "min_game_time": min_game_time,
-            "max_game_time": max_game_time, "state": state, "blobs": json.dumps(names),
-            "event_hash": event_hash, "digest": digest})
-
-    def drop_snapshots_at(self, campaign: str, positions: Sequence[int]) -> int:
-        """Delete the campaign's snapshots at ``positions`` (their blobs stay, for the
-        snapshots that replace them, unless the campaign has none left)."""
-        dropped = self.conn.execute(snapshots.delete().where(
-            snapshots.c.campaign == campaign, snapshots.c.position.in_(list(positions)))).rowcount
-        if self.last_tile(campaign) is None:
-            self.conn.execute(snapshot_blobs.delete().where(snapshot_blobs.c.campaign == campaign))
-        return dropped
-
-    def drop_unnamed_blobs(self, campaign: str) -> int:
-        """Delete the campaign's blobs that none of its snapshots names any more (left by
-        snapshots dropped while others stayed); how many. Where a row's list of names cannot
-        be read, every blob stays (derived data: verify names that row)."""
-        named: set = set()
-        for (names,) in self._rows("SELECT blobs FROM snapshots WHERE campaign = ?", (campaign,)):
-            try:
-                named.update(json.loads(names))
-            except (ValueError, TypeError):
-                return 0
-        held = self._rows("SELECT digest FROM snapshot_blobs WHERE campaign = ?", (campaign,))
-        unnamed = [digest for (digest,) in held if digest not in named]
-        if unnamed:
-            self.conn.execute(snapshot_blobs.delete().where(snapshot_blobs.c.campaign == campaign,
-                                                            snapshot_blobs.c.digest.in_(unnamed)))
-        return len(unnamed)
-
-    def drop_snapshots(self) -> int:
-        self.conn.execute(snapshot_blobs.delete())
-        return self.conn.execute(snapshots.delete()).rowcount
-
     # -- secrets (ledger/secrets.py) -----------------------------------
     def put_secret(self, kind: str, campaign: str, name: str, value: str) -> None:
         """Keep a secret: on PostgreSQL in this transaction; on SQLite in the
@@ -947,179 +730,3 @@ class Transaction:
         if self._pending:
             self.secrets.put(self.conn, self._pending)
             self._pending = []
-
-
-class _Unread(dict):
-    """The payload of an event read without it: reading it is a bug, said loudly."""
-
-    def _refuse(self, *_args, **_kwargs):
-        raise RuntimeError("this event's payload was not read (payload_if said it is not needed)")
-
-    __getitem__ = get = items = keys = values = __iter__ = __contains__ = __len__ = _refuse
-
-
-UNREAD = _Unread()
-
-
-def envelope_from_row(row: Sequence, read_payload: bool = True) -> Envelope:
-    """The one place a stored row becomes an envelope, for every reader: its
-    payload decoded (unless ``read_payload`` is false: then UNREAD) and lifted
-    to its type's current schema by the upcasters. Nearly every row is at the
-    current schema already, and costs one look-up more than ``json.loads``."""
-    # The table's columns are the envelope's fields, in the same order.
-    (position, campaign, stream, version, type_, schema, game_time, recorded_at, session, actor, cause,
-     payload, prev_hash, hash_) = row
-    body = _decode(payload) if read_payload else UNREAD
-    current = CURRENT.get(type_, 1)  # a look-up, not a call: this runs for every row read
-    if schema == current:
-        return Envelope(position, campaign, stream, version, type_, schema, game_time, recorded_at, session,
-                        actor, cause, body, prev_hash, hash_)
-    # An unread payload stays unread; a schema newer than this tally knows is refused either way.
-    body = upcast(type_, schema, body) if read_payload or schema > current else UNREAD
-    return Envelope(position, campaign, stream, version, type_, current, game_time, recorded_at, session,
-                    actor, cause, body, prev_hash, hash_, schema)
-
-
-_decode = msgspec.json.Decoder().decode  # a stored payload is canonical JSON: plain dicts, lists, str, int
-
-
-def _make_engine(url: str, *, create: bool) -> Engine:
-    try:
-        parsed = sa.engine.make_url(url)
-    except (sa.exc.ArgumentError, ValueError):
-        raise StoreError(
-            f"cannot read the database URL {url!r}: give a file path or a URL such as "
-            "postgresql+psycopg://user@host/dbname"
-        ) from None
-    if parsed.get_backend_name() == "sqlite":
-        path = parsed.database
-        if not path or path == ":memory:":
-            raise StoreError("an in-memory SQLite database cannot hold a ledger: give a file path")
-        if not create and not Path(path).exists():
-            raise StoreError(
-                f"no ledger at {path}: create one with `tally campaign new NAME`, "
-                "or point --db / TALLY_DB at an existing one"
-            )
-        if create and not Path(path).parent.is_dir():
-            raise StoreError(f"cannot create {path}: the folder {Path(path).parent} does not exist")
-        if create:
-            _create_file(path)
-    elif parsed.get_backend_name() == "postgresql" and parsed.get_driver_name() in ("psycopg2", ""):
-        # psycopg 3 is the driver we ship; a bare postgresql:// URL means it too.
-        parsed = parsed.set(drivername="postgresql+psycopg")
-    try:
-        engine = sa.create_engine(parsed)
-    except (sa.exc.NoSuchModuleError, ModuleNotFoundError, sa.exc.ArgumentError) as exc:
-        raise StoreError(
-            f"cannot use database URL {describe(url)!r} ({exc.__class__.__name__}): "
-            "use a SQLite file path or postgresql+psycopg://…"
-        ) from None
-    if engine.dialect.name == "sqlite":
-        _configure_sqlite(engine)
-    elif engine.dialect.name != "postgresql":
-        raise StoreError(f"tally supports SQLite and PostgreSQL, not {engine.dialect.name}")
-    return engine
-
-
-def migrations_folder() -> str:
-    """Where the schema's history lies. Alembic runs those scripts itself; the
-    store only names their folder (the migrations stand on the core, not the
-    other way round)."""
-    spec = importlib.util.find_spec("migrations")
-    if spec is None or not spec.submodule_search_locations:
-        raise StoreError("this installation of tally lacks its migrations folder: reinstall tally")
-    return spec.submodule_search_locations[0]
-
-
-def db_mode() -> int:
-    """The mode a new SQLite ledger file is created with: TALLY_DB_MODE (octal), else 0600."""
-    text = os.environ.get("TALLY_DB_MODE", "").strip()
-    if not text:
-        return DEFAULT_DB_MODE
-    try:
-        mode = int(text, 8)
-    except ValueError:
-        mode = -1
-    if not 0 <= mode <= 0o777 or mode & 0o600 != 0o600:
-        raise StoreError(f"TALLY_DB_MODE must be an octal file mode that lets its owner read and write, "
-                         f"such as 0600 or 0640 (not {text!r})")
-    return mode
-
-
-def _create_file(path: str) -> None:
-    """Create a new ledger file with its mode before SQLite opens it (SQLite
-    would make it 0644 under the usual umask; its -wal and -shm files take the
-    mode of the database file)."""
-    if Path(path).exists():  # TALLY_DB_MODE is only read for a new file
-        return
-    mode = db_mode()
-    try:
-        fd = os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, mode)
-    except FileExistsError:
-        return
-    except OSError as exc:
-        raise StoreError(f"cannot create {path}: {exc.strerror}") from None
-    os.fchmod(fd, mode)  # exactly the mode asked for, whatever the umask
-    os.close(fd)
-
-
-def _configure_sqlite(engine: Engine) -> None:
-    @sa_event.listens_for(engine, "connect")
-    def on_connect(dbapi_connection, _record):
-        # Let us issue BEGIN ourselves (pysqlite's own handling defers it).
-        dbapi_connection.isolation_level = None
-        cursor = dbapi_connection.cursor()
-        cursor.execute("PRAGMA busy_timeout = 60000")
-        cursor.execute("PRAGMA journal_mode = WAL")
-        # FULL: a commit in WAL mode survives power loss, not only a crash.
-        cursor.execute("PRAGMA synchronous = FULL")
-        cursor.close()
-
-    @sa_event.listens_for(engine, "begin")
-    def on_begin(conn):
-        write = conn.get_execution_options().get("tally_write", False)
-        conn.connection.driver_connection.execute("BEGIN IMMEDIATE" if write else "BEGIN")
-
-
-def _sqlite_tables(path: str) -> set[str]:
-    """The tables of a SQLite file, read-only and without changing it; none for a
-    file not yet there. A folder, a device or a pipe is refused."""
-    if not Path(path).exists():
-        return set()
-    if Path(path).is_dir():
-        raise StoreError(f"{path} is a folder, not a ledger file: point --db at a file (a new one is created)")
-    if not Path(path).is_file():
-        raise StoreError(f"{path} is not a regular file (a device or a pipe?): point --db at a ledger file")
-    # A damaged file whose header says WAL leaves fresh -wal and -shm files behind: not ours to keep.
-    fresh = [p for p in (Path(f"{path}-wal"), Path(f"{path}-shm")) if not p.exists()]
-    conn = sqlite3.connect(f"{Path(path).resolve().as_uri()}?mode=ro", uri=True, timeout=60)
-    try:
-        return {name for (name,) in conn.execute(
-            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\'")}
-    except sqlite3.Error:
-        conn.close()
-        for sidecar in fresh:
-            sidecar.unlink(missing_ok=True)
-        raise
-    finally:
-        conn.close()
-
-
-# SQLite's words for a file that is not a database, or not one it can read.
-_NOT_A_DATABASE = ("file is not a database", "database disk image is malformed", "unsupported file format",
-                   "file is encrypted")
-
-
-def _not_a_database(exc: Exception) -> bool:
-    return any(words in str(getattr(exc, "orig", exc)) for words in _NOT_A_DATABASE)
-
-
-def _driver_message(url: str, exc: Exception) -> str:
-    detail = (str(getattr(exc, "orig", exc)).strip().splitlines() or [""])[0]
-    if url.startswith("sqlite:///"):
-        path = Path(url[len("sqlite:///"):])
-        if _not_a_database(exc):
-            return (f"{path} is not a SQLite database, or is damaged ({detail}): point --db at a tally "
-                    "ledger, or at a new file to start one")
-    return (f"cannot use the database {describe(url)}: {detail}. "
-            "Check the path or URL and that the server is running")

@@ -5,7 +5,7 @@ the read models' shape stamp and the digests of the packed session
 archives it holds — and the world without those archives, which are stored
 once, apart, and shared by every snapshot that holds them. It is decoded
 into the read models' own Structs by a typed decoder that checks every
-field's type; nothing in it is ever executed or names code. ledger/store.py
+field's type; nothing in it is ever executed or names code. ledger/snapshot_rows.py
 checks a stored row (its digest, the event it is bound to, its blobs)
 before its state reaches ``load``; projections/replay.py decides when one may
 serve a query.

@@ -1,5 +1,5 @@
 """One decoder on every read path: a stored row becomes an envelope in one
-place (ledger/store.py envelope_from_row), its payload lifted to the type's
+place (ledger/stored_rows.py envelope_from_row), its payload lifted to the type's
 current schema there, before any fold, line, log, why or snapshot sees it.
 
 The proof is a real schema bump: character.died schema 1 named the

@@ -149,7 +149,7 @@ def test_a_rebuild_that_skips_unread_payloads_gives_what_reading_them_all_gives(
 
 
 def test_an_unread_payload_refuses_to_be_read():
-    from ledger.store import UNREAD
+    from ledger.stored_rows import UNREAD
 
     with pytest.raises(RuntimeError, match="not read"):
         UNREAD["character"]
