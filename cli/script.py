@@ -24,7 +24,13 @@ APART = {
     "schedule": "the scheduler's job store is written outside the ledger's transaction",
     "scheduler": "the scheduler runs jobs in transactions of their own",
     "db": "it works on the database itself",
+    "chronicle": "it would write pages of events the script has not committed",
+    "serve": "it would show events the script has not committed, holding the write lock while it serves",
+    "shell": "it would take commands from the terminal while holding the script's write lock",
 }
+# An option that writes a file: the file would hold what the script has not committed, and stay if a
+# later line is refused (a signed checkpoint of a log that never was, a proof of a rolled-back event).
+_WRITES_FILE = "--out"
 _GLOBAL_WITH_VALUE = {"--db", "--campaign", "--actor", "--game-date"}
 
 
@@ -134,6 +140,12 @@ def _read(file: str, each: bool) -> list[Line]:
                 f"{file} line {number} ({shown}): `{line.command}` cannot run inside the script's one "
                 f"transaction ({APART[line.command]}); run the script with --each, or that command on "
                 "its own. Nothing of the script was run")
+        if not each and any(w == _WRITES_FILE or w.startswith(_WRITES_FILE + "=") for w in words):
+            raise BadInput(
+                f"{file} line {number} ({shown}): {_WRITES_FILE} cannot be used inside the script's one "
+                "transaction (the file would hold what the script has not committed, and stay if a later line "
+                "is refused); run the script with --each, or that command on its own. Nothing of the script "
+                "was run")
         lines.append(line)
     return lines
 

@@ -128,7 +128,10 @@ def test_a_new_dice_epoch_rolled_back_with_the_script_can_be_opened_again(campai
 
 @pytest.mark.parametrize("line", ["import x.jsonl", "export x.jsonl", "verify", "db snapshot",
                                   "schedule add remind --text hi", "scheduler run --once",
-                                  "bench generate --events 100 --out x.jsonl"])
+                                  "bench generate --events 100 --out x.jsonl",
+                                  # pages or a server of events not yet committed (the next roll shown
+                                  # before it is rolled); a prompt waiting on the terminal with the lock held
+                                  "chronicle --out site", "serve --port 8765", "shell"])
 def test_a_command_that_cannot_share_the_transaction_is_refused_before_anything_runs(campaign, tmp_path, line):
     before = state(campaign)
     outcome = campaign("script", write(tmp_path, f"roll 1d6\n  tally {line}\n"))
@@ -136,6 +139,20 @@ def test_a_command_that_cannot_share_the_transaction_is_refused_before_anything_
     message = one_line(outcome)
     assert f"line 2 (tally {line}): `{line.split()[0]}` cannot run inside the script's one transaction" in message
     assert "--each" in message
+    assert state(campaign) == before
+
+
+@pytest.mark.parametrize("line", ["checkpoint --out cp.txt", "checkpoint --out=cp.txt", "proof 1 --out cp.txt"])
+def test_a_line_writing_a_file_is_refused_before_anything_runs(campaign, tmp_path, line):
+    # A signed checkpoint written by line 2 and a refusal on line 3 would leave a checkpoint of a log
+    # that never was: a fork in the players' hands, made by the ledger itself.
+    before = state(campaign)
+    outcome = campaign("script", write(tmp_path, f"roll 1d6\n{line}\nroll 1d6\n"))
+    assert outcome.exit_code == 1 and outcome.stdout == ""
+    message = one_line(outcome)
+    assert f"line 2 ({line}): --out cannot be used inside the script's one transaction" in message
+    assert "--each" in message and "Nothing of the script was run" in message
+    assert not (tmp_path / "cp.txt").exists() and not Path("cp.txt").exists()
     assert state(campaign) == before
 
 
