@@ -126,7 +126,7 @@ def resource_change(state: State, name: str, delta: int, resource: Optional[str]
     if delta == 0:
         raise BadInput("spend or regain at least 1 point")
     now, top = c.resources[r], c.resource_max[r]
-    if now + delta < 0:
+    if delta < 0 and now + delta < 0:
         raise RuleRefused(f"{c.name} has {now} {r} and cannot spend {-delta}")
     if now + delta > top:
         raise RuleRefused(f"{c.name} has {now} of {top} {r}: regaining {delta} would pass the pool's size")

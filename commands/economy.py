@@ -193,7 +193,7 @@ def cash_change(state: State, name: str, delta: int, why: str) -> list[NewEvent]
     character = acting(state, name)  # as for sell: in a session, only the activated (004 l.496)
     if delta == 0:
         raise BadInput("a Cash change of 0 changes nothing")
-    if character.cash + delta < 0:
+    if delta < 0 and character.cash + delta < 0:  # a purse below zero by a ruling may still gain
         raise RuleRefused(f"{character.name} has {character.cash} Cash; cannot take away {-delta}")
     return [NewEvent(character_stream(character.name), CashChanged(character=character.name, delta=delta, why=why),
                      game_time=state.today, session=state.session_number)]

@@ -99,7 +99,7 @@ def silver_change(state: State, name: str, delta: int, why: str) -> list[NewEven
     character, r = raider(state, name)
     if delta == 0:
         raise BadInput("a change of 0 sp changes nothing")
-    if r.silver + delta < 0:
+    if delta < 0 and r.silver + delta < 0:  # below zero by a ruling, a gain is still a gain
         raise RuleRefused(f"{character} has {r.silver} sp; cannot take away {-delta}")
     return upkeep(state, character, r, r.silver + delta) + [NewEvent(
         character_stream(character), SilverChanged(character=character, delta=delta, why=why), game_time=state.today)]

@@ -104,7 +104,7 @@ def xp_awarded(state: State, name: str, amount: int, why: str, *, spent: bool = 
                           f"`tally xp {character.name} {amount} --treasure --why …` for {amount} units of treasure")
     if amount == 0:
         raise BadInput("an award of 0 XP changes nothing")
-    if progress.xp + amount < 0:
+    if amount < 0 and progress.xp + amount < 0:  # below zero by a ruling, an award still counts
         raise RuleRefused(f"{character.name} has {progress.xp} XP; cannot take away {-amount}")
     award_into(state, batch, character.name, amount, source="referee", why=why)
     return batch.done()

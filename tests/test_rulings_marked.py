@@ -75,3 +75,17 @@ def test_a_schema_1_ruling_reads_its_one_broken_event_off_its_words():
     assert decode("ledger.ruling", 1, dict(old)).broken == [12]
     itself = {**old, "breaks": "this fact itself: A's Cash would be -1, below zero"}
     assert decode("ledger.ruling", 1, itself).broken == []
+
+
+def test_a_purse_below_zero_by_a_ruling_may_still_gain_and_may_not_lose_more(tally):
+    # The ruling let Cash stand at -5; a gain is no taking away (it was refused: "A has -5 Cash;
+    # cannot take away -1"), and a loss beyond what is there still needs a ruling of its own.
+    _a(tally)
+    tally.ok("cash", "A", "-15", "--why", "a horse")
+    tally.ok("cash", "A", "-20", "--why", "a bribe", "--game-date", "1024-03-05", "--ruling", "on credit")
+    tally.ok("cash", "A", "+1", "--why", "found a coin")
+    sheet = tally.ok("char", "show", "A", "--json").json
+    assert sheet["cash"] == -4 and "cash" in sheet["by_ruling"]
+    before = tally.event_count()
+    assert "A has -4 Cash; cannot take away 1" in tally.refused("cash", "A", "-1", "--why", "a toll").stderr
+    assert tally.event_count() == before

@@ -522,3 +522,18 @@ def test_under_the_xp_rules_too_each_level_brings_a_hit_die_rolled_for_hp(tally)
     t.ok("xp", "Ulfhild", "-1500", "--why", "a ruling")  # back to level 1: the levels' dice and HP go
     s = sheet(t, "Ulfhild")
     assert (s["level"], s["hit_dice"], s["hp"]) == (1, 2, 8)
+
+
+def test_silver_below_zero_by_a_ruling_may_still_be_gained(raiders):
+    # A gain is no taking away: it was refused while the purse stood below zero by a ruling.
+    raiders.ok("char", "new", "Ulfhild", "--player", "Ann", "--dice", START)
+    raiders.ok("silver", "Ulfhild", "+100", "--why", "loot")
+    raiders.ok("calendar", "advance", "5d")
+    raiders.ok("silver", "Ulfhild", "-40", "--why", "a sword")
+    raiders.ok("silver", "Ulfhild", "-90", "--why", "lost at dice", "--game-date", "0793-06-10",
+               "--ruling", "owed to the skald")
+    raiders.ok("silver", "Ulfhild", "+10", "--why", "a find")
+    assert sheet(raiders, "Ulfhild")["silver"] == -20
+    before = raiders.event_count()
+    assert "Ulfhild has -20 sp; cannot take away 1" in raiders.refused("silver", "Ulfhild", "-1", "--why", "toll").stderr
+    assert raiders.event_count() == before
