@@ -7,6 +7,16 @@ from typing import Iterable, Optional
 from ledger.errors import BadInput
 
 
+def _once(out: dict, name: str, what: str) -> None:
+    """Refuse a name given again, in any case (names are matched so: ``bo=`` is Bo, and the
+    last of the two would have been recorded as if the first were never typed)."""
+    folded = name.casefold()
+    for given in out:
+        if given.casefold() == folded:
+            spelt = "" if given == name else f" ({given} and {name})"
+            raise BadInput(f"{what} names {given} twice{spelt}: give each once")
+
+
 def pairs(items: Iterable[str], what: str) -> dict[str, int]:
     """``Astrid=4 Bo=6`` or ``Athletics=1,Stealth=2`` as a dict of whole numbers."""
     out: dict[str, int] = {}
@@ -19,8 +29,7 @@ def pairs(items: Iterable[str], what: str) -> dict[str, int]:
                 value = int(number)
             except ValueError:
                 raise BadInput(f"{what}: {number!r} is not a whole number (in {part!r})") from None
-            if name.strip() in out:
-                raise BadInput(f"{what} names {name.strip()} twice")
+            _once(out, name.strip(), what)
             out[name.strip()] = value
     return out
 
@@ -46,5 +55,6 @@ def faces_by_name(items: Iterable[str]) -> dict[str, list[int]]:
         name, sep, rest = item.partition("=")
         if not sep or not name.strip():
             raise BadInput(f"--dice takes NAME=FACES such as Astrid=3,4, not {item!r}")
+        _once(out, name.strip(), "--dice")
         out[name.strip()] = parse_hand_faces(rest)
     return out

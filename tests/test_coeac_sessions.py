@@ -74,6 +74,24 @@ def test_close_runs_down_and_out_outside_a_haven_and_gives_boons(table):
     assert (shown["start"], shown["end"], shown["open"]) == ("1024-03-01", "1024-03-05", False)
 
 
+@pytest.mark.parametrize("given, message", [
+    (["Bo=6,6", "Bo=1,1"], "--dice names Bo twice: give each once"),
+    (["Bo=6,6", "bo=1,1"], "--dice names Bo twice (Bo and bo): give each once"),
+])
+def test_faces_given_twice_for_one_character_are_refused(table, given, message):
+    # Only the last faces were kept: a hand roll recorded other than the referee typed it.
+    table.ok("session", "open", "--activate", "Bo", "--no-income")
+    before = table.event_count()
+    words = [w for item in given for w in ("--dice", item)]
+    assert message in table.refused("session", "close", "--days", "2", "--haven", "Cass", *words).stderr
+    assert table.event_count() == before
+
+
+def test_a_skill_given_twice_in_any_case_is_refused(table):
+    refused = table.refused("char", "new", "Dee", "--player", "Ann", "--max-hp", "5", "--skills", "Stealth=1,stealth=2")
+    assert "--skills names Stealth twice (Stealth and stealth): give each once" in refused.stderr
+
+
 def test_close_refuses_while_treasure_is_undivided(table):
     table.ok("session", "open", "--activate", "Bo", "--no-income")
     table.ok("treasure", "add", "20", "--from", "bandit camp")
