@@ -57,7 +57,7 @@ class Pin:
         return replace(self, at_event=session_position(edges, number, edge), at_session=None)
 
     def resolve(self, calendar) -> Point:
-        from ledger.clock import format_instant, parse_instant
+        from ledger.clock import InstantOutOfRange, format_instant, parse_instant
         from ledger.errors import BadInput
 
         if self.at_event is not None and self.at_event < 0:
@@ -66,6 +66,9 @@ class Pin:
         if self.as_recorded is not None:
             try:
                 instant = format_instant(parse_instant(self.as_recorded))
+            except InstantOutOfRange:
+                raise BadInput(f"{self.as_recorded!r} falls outside the years 1 to 9999 in UTC: give a time "
+                               "within them") from None
             except ValueError:
                 raise BadInput(f"cannot read {self.as_recorded!r} as a time: write it like "
                                "2026-11-01T21:30 (UTC), 2026-11-01T21:30:00Z or 2026-11-01T22:30+01:00") from None

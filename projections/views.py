@@ -113,9 +113,13 @@ def who_view(ctx) -> dict:
 def session_info(ctx, number: Optional[int]) -> dict:
     """One session (default: the open one, else the latest): dates, who played, treasure, deaths, its events."""
     sessions = ctx.world.sessions
-    session = sessions.get(number) if number else (sessions.current or (sessions.sessions[-1] if sessions.sessions else None))
+    if number is not None:  # 0 is a number given (there is no session 0), not "the latest"
+        session = sessions.get(number)
+    else:
+        session = sessions.current or (sessions.sessions[-1] if sessions.sessions else None)
     if session is None:
-        raise NotFound(f"no session {number}" if number else "no session yet: `tally session open --activate NAME`")
+        raise NotFound(f"no session {number}" if number is not None
+                       else "no session yet: `tally session open --activate NAME`")
     calendar = ctx.campaign.calendar
     return {"number": session.number, "open": session.open, "start": calendar.format(session.start),
             "end": calendar.format(session.end) if session.end is not None else None,

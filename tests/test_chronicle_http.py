@@ -156,6 +156,8 @@ def test_session_timeline_and_log_pages(site):
     ("event?n=999", 404, "no event 999"),
     ("dice?epoch=99", 404, "no dice epoch 99"),
     ("session?n=7", 404, "no session 7"),
+    ("session?n=0", 404, "no session 0"),  # was a 500: 0 read as "the latest"
+    ("?recorded=9999-12-31T23:59:59-14:00", 400, "falls outside the years 1 to 9999 in UTC"),  # was a 500
     ("why?subject=Nureddine&field=nonsense", 400, "Nureddine has no field &#39;nonsense&#39;"),
     ("log?session=one", 400, "session= takes a whole number"),
     ("log?limit=0", 400, "limit= takes 1 to 500 rows, not 0"),

@@ -72,6 +72,8 @@ def test_close_runs_down_and_out_outside_a_haven_and_gives_boons(table):
     assert sheet(table, "Nureddine")["boons"] == 0
     shown = table.ok("session", "show", "1", "--json").json
     assert (shown["start"], shown["end"], shown["open"]) == ("1024-03-01", "1024-03-05", False)
+    # 0 is a number asked for, not "the latest" (it showed session 1)
+    assert "no session 0" in table.refused("session", "show", "0").stderr
 
 
 @pytest.mark.parametrize("given, message", [

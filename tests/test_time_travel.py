@@ -3,6 +3,7 @@
 import random
 from pathlib import Path
 
+import pytest
 from freezegun import freeze_time
 
 from tests.conftest import Tally
@@ -126,3 +127,11 @@ def test_two_groups_overlapping_expeditions_are_refused_unless_overridden(table)
     table.ok("session", "close", "--game-date", "1024-03-04", "--haven", "Bo", "--haven", "Cass")
     # Starting on the day Bo is back is fine.
     table.ok("session", "open", "--game-date", "1024-03-06", "--activate", "Bo", "--no-income")
+
+
+@pytest.mark.parametrize("instant", ["9999-12-31T23:00:00-05:00", "0001-01-01T00:00+14:00"])
+def test_an_instant_beyond_the_calendar_in_utc_is_refused_in_one_line(table, instant):
+    # It reads as a time, but its UTC instant is past year 9999 or before year 1: an internal error before.
+    for args in (("char", "show", "Bo", "--as-recorded", instant), ("diff", "--from", f"recorded:{instant}", "--to", "1024-03-01")):
+        refused = table.refused(*args).stderr
+        assert refused.count("\n") == 1 and f"'{instant}' falls outside the years 1 to 9999 in UTC" in refused
