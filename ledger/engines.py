@@ -9,6 +9,7 @@ from __future__ import annotations
 import importlib.util
 import os
 import sqlite3
+from contextlib import suppress
 from pathlib import Path
 from typing import Optional
 
@@ -156,7 +157,8 @@ def sqlite_tables(path: str) -> set[str]:
     except sqlite3.Error:
         conn.close()
         for sidecar in fresh:
-            sidecar.unlink(missing_ok=True)
+            with suppress(OSError):  # a read-only folder: nothing was left there to take away
+                sidecar.unlink(missing_ok=True)
         raise
     finally:
         conn.close()
@@ -178,5 +180,13 @@ def driver_message(url: str, exc: Exception) -> str:
         if not_a_database(exc):
             return (f"{path} is not a SQLite database, or is damaged ({detail}): point --db at a tally "
                     "ledger, or at a new file to start one")
+        if path.parent.is_dir() and not os.access(path.parent, os.W_OK):
+            return (f"cannot use the ledger {path}: its folder {path.parent} is read-only, and SQLite writes "
+                    "its -wal and -shm files beside the ledger, even to read it: make the folder writable, or "
+                    "copy the ledger to one that is")
+        if path.exists() and not os.access(path, os.W_OK):
+            return (f"cannot use the ledger {path}: the file is read-only ({detail}); make it writable, or copy "
+                    "it somewhere you may write")
+        return f"cannot use the ledger {path}: {detail}. Check the path, and that you may read and write it"
     return (f"cannot use the database {describe(url)}: {detail}. "
             "Check the path or URL and that the server is running")

@@ -107,3 +107,27 @@ def test_a_usage_error_is_one_line_that_says_where_to_look(tmp_path):
     assert shown.returncode == 2 and shown.stderr.count("\n") == 1
     assert shown.stderr.startswith("tally: Invalid value for '--at-least': ")
     assert shown.stderr.endswith("; see `tally roll --help`\n")
+
+
+def test_a_ledger_in_a_read_only_folder_is_refused_in_one_line_for_reads_and_writes(tmp_path):
+    # SQLite writes its -wal and -shm files beside the ledger even to read it: in a read-only folder
+    # every command was an internal error (the refusal's own cleanup tried to delete a -wal file there).
+    # The folder is made read-only by a read-only bind mount in a mount namespace of the command's own:
+    # the suite runs as root (README), for whom no file mode is read-only.
+    folder = tmp_path / "ro"
+    folder.mkdir()
+    db = folder / "t.db"
+    assert run("campaign", "new", "C", "--rules", "coeac", "--start", "1024-03-01", db=db).returncode == 0
+    assert run("player", "add", "Ann", db=db).returncode == 0
+    (folder / "t.db-wal").unlink(missing_ok=True), (folder / "t.db-shm").unlink(missing_ok=True)
+    files = sorted(p.name for p in folder.iterdir())
+    for args in (["stable", "Ann"], ["player", "add", "Ben"], ["verify"]):
+        shown = " ".join(f"'{a}'" for a in [TALLY, *args])
+        env = {**os.environ, "TALLY_DB": str(db), "TALLY_ACTOR": "referee"}
+        done = subprocess.run(["unshare", "-m", "sh", "-c", f"mount --bind -o ro '{folder}' '{folder}' && exec {shown}"],
+                              capture_output=True, text=True, env=env)
+        assert "mount" not in done.stderr, f"the test needs unshare and mount (as root): {done.stderr}"
+        assert done.returncode == 1, done.stderr
+        assert done.stderr.count("\n") == 1 and f"its folder {folder} is read-only" in done.stderr, done.stderr
+    assert sorted(p.name for p in folder.iterdir()) == files
+    assert "no player named 'Ben'" in run("stable", "Ben", db=db).stderr  # nothing was recorded
