@@ -24,6 +24,18 @@ UNVOIDABLE = {
     "checkpoint.witness_added": "a witness's key",
     "checkpoint.signed": "a signed checkpoint",
     "checkpoint.cosigned": "a witness's cosignature",
+    # Sessions are numbered in order, and what was recorded in play carries its session's number:
+    # a withdrawn opening left its close, its Boons and its number standing, and the next session
+    # took the same number again.
+    "session.opened": "a session's opening",
+    "session.closed": "a session's close",
+}
+# What to do instead, where there is something.
+INSTEAD = {
+    "session.opened": "a session opened by mistake is closed (`tally session close`) and what was recorded in it "
+                      "voided",
+    "session.closed": "the Down and Out results and Boons it gave can be voided one by one, and the next "
+                      "`tally session open` follows it",
 }
 
 
@@ -40,7 +52,8 @@ def void(store: Store, campaign: Optional[str], position: int, *, why: str,
                 f"event {position} is itself a void; record the event again instead of voiding the void"
             )
         if target.type in UNVOIDABLE:
-            raise RuleRefused(f"event {position} is {UNVOIDABLE[target.type]}, which cannot be voided")
+            instead = f": {INSTEAD[target.type]}" if target.type in INSTEAD else ""
+            raise RuleRefused(f"event {position} is {UNVOIDABLE[target.type]}, which cannot be voided{instead}")
         withdrawn = voided_positions(ctx.events(types=[VOID]))
         if position in withdrawn:
             raise RuleRefused(f"event {position} is already voided")

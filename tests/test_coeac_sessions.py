@@ -271,3 +271,18 @@ def test_any_fact_of_play_puts_the_session_under_way(table):
     table.ok("session", "open", "--activate", "Nureddine", "--dice", "1,1,1,1,1")
     table.ok("cash", "Nureddine", "-1", "--why", "a toll")
     assert "session 1 is under way" in table.refused("retire", "Cass").stderr
+
+
+def test_a_sessions_opening_or_close_cannot_be_voided(table):
+    # A voided opening left its close and its Boons standing, and the next session took its number again
+    # ("session 1 opens" twice; `session show 10` and `recap --session 10` disagreeing).
+    table.ok("session", "open", "--activate", "Bo", "--no-income")
+    table.ok("session", "close", "--days", "2", "--haven", "Bo")
+    edges = table.ok("log", "--type", "session.opened", "--type", "session.closed", "--json").json
+    before = table.event_count()
+    for event in edges:
+        refused = table.refused("void", str(event["position"]), "--why", "a mistake").stderr
+        assert refused.count("\n") == 1 and "which cannot be voided" in refused
+    assert "`tally session close`" in table.refused("void", str(edges[0]["position"]), "--why", "x").stderr
+    assert table.event_count() == before
+    assert "session 2 opens" in table.ok("session", "open", "--activate", "Bo", "--no-income").stdout
