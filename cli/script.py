@@ -68,6 +68,9 @@ def script(
     from cli.main import app
 
     lines = _read(file, each)
+    if not lines:
+        typer.echo(f"{file} holds no commands: nothing was recorded")
+        return
     opts = options(ctx)
     shared = Options(db=opts.db, campaign=opts.campaign, actor=opts.actor)
     command = get_command(app)

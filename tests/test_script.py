@@ -286,3 +286,11 @@ def test_a_script_reports_the_refusal_its_line_handed_back_in_one_line(tally, tm
     said = tally.refused("script", str(script)).stderr
     assert "line 3 (wealth improve Bo --wager 3) was refused: Bo has 0 Cash and cannot wager 3" in said
     assert said.count("\n") == 1
+
+
+def test_a_script_of_no_commands_says_so(campaign, tmp_path):
+    before = state(campaign)
+    for text in ("", "# only a comment\n\n   \n"):
+        script = write(tmp_path, text, "empty.tally")
+        assert campaign.ok("script", script).stdout == f"{script} holds no commands: nothing was recorded\n"
+    assert state(campaign) == before
