@@ -20,6 +20,7 @@ from commands.state import State, state_of
 from commands.inventory import Kit, item_gained, room_check
 from commands.session import session_stream
 from commands.xp import treasure_into
+from ledger.chain import SAFE_INTEGER
 from ledger.dice.expression import parse
 from ledger.dice.odds import chance_at_least
 from ledger.envelope import Envelope, NewEvent
@@ -90,6 +91,14 @@ def check_wager(holder, wager: int, *, minimum: int = 1) -> None:
         raise RuleRefused(f"{holder.name} has {holder.cash} Cash and cannot wager {wager}")
 
 
+def within_the_ledger(total: int, what: str) -> None:
+    """Refuse a running total the ledger could not record: a share, a wager or a sale of it
+    would be a number past the largest it stores (the session could not close, nor the purse be spent)."""
+    if total > SAFE_INTEGER:
+        raise BadInput(f"that would make {what} {total:,}, past the largest whole number the ledger stores "
+                       f"({SAFE_INTEGER:,}): record a smaller amount")
+
+
 # -- treasure ------------------------------------------------------------------
 
 def treasure_found(state: State, cash: int, source: str) -> list[NewEvent]:
@@ -97,6 +106,7 @@ def treasure_found(state: State, cash: int, source: str) -> list[NewEvent]:
         raise RuleRefused("treasure is found during a session: open one first")
     if cash < 1:
         raise BadInput("a horde holds at least 1 Cash")
+    within_the_ledger(state.session.undivided + cash, "the treasure waiting to be divided")
     return [NewEvent(session_stream(state.session.number),
                      TreasureFound(cash=cash, source=source, currency=currency(state)),
                      game_time=state.today, session=state.session.number)]
@@ -195,6 +205,7 @@ def cash_change(state: State, name: str, delta: int, why: str) -> list[NewEvent]
         raise BadInput("a Cash change of 0 changes nothing")
     if delta < 0 and character.cash + delta < 0:  # a purse below zero by a ruling may still gain
         raise RuleRefused(f"{character.name} has {character.cash} Cash; cannot take away {-delta}")
+    within_the_ledger(character.cash + delta, f"{character.name}'s Cash")
     return [NewEvent(character_stream(character.name), CashChanged(character=character.name, delta=delta, why=why),
                      game_time=state.today, session=state.session_number)]
 

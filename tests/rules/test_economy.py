@@ -3,7 +3,8 @@ folded in memory, hand-rolled faces, the events the rule returns."""
 
 import pytest
 
-from commands.economy import cash_change, purchase, sale, wealth_attempt
+from commands.economy import cash_change, purchase, sale, treasure_found, wealth_attempt
+from ledger.chain import SAFE_INTEGER
 from commands.inventory import Kit
 from ledger.errors import BadInput, RuleRefused
 from ledger.events.coeac import ItemBought, ItemDropped, ItemGained, ItemSold, WealthAttempted
@@ -175,3 +176,14 @@ def test_cash_cannot_go_below_zero(t):
     assert only(cash_change(t.state(), "Nureddine", -40, "a bribe"), CashChanged).delta == -40
     with pytest.raises(RuleRefused, match="Nureddine has 40 Cash; cannot take away 41"):
         cash_change(t.state(), "Nureddine", -41, "a bribe")
+
+
+def test_a_running_total_past_what_the_ledger_stores_is_refused(t):
+    # Two finds of 2^53 - 1 were accepted: no share of the total could be recorded, so the session
+    # could never close until the finds were voided.
+    t.record(treasure_found(t.state(), SAFE_INTEGER, "a dragon's hoard"))
+    with pytest.raises(BadInput, match="the treasure waiting to be divided 18,014,398,509,481,982, past the largest"):
+        treasure_found(t.state(), SAFE_INTEGER, "another")
+    with pytest.raises(BadInput, match="Nureddine's Cash 9,007,199,254,741,031, past the largest"):
+        cash_change(t.state(), "Nureddine", SAFE_INTEGER, "a windfall")
+    assert only(cash_change(t.state(), "Nureddine", SAFE_INTEGER - 40, "all it can hold"), CashChanged).delta > 0
