@@ -19,6 +19,7 @@ from multiprocessing import get_all_start_methods, get_context
 from typing import Iterator, Optional
 
 from ledger import kept_rows
+from ledger.forks import die_with_parent
 from ledger.store import Store
 from projections import kept
 from projections.replay import build_snapshots
@@ -64,7 +65,8 @@ def _folding_apart(store: Store, names: list[str], cores: Optional[int]) -> Iter
     # not inherit one); the store opens new ones after it. Forked, the process apart starts
     # with everything imported, and runs no module's top level again.
     store.dispose()
-    with ProcessPoolExecutor(max_workers=1, mp_context=get_context("fork")) as pool:
+    with ProcessPoolExecutor(max_workers=1, mp_context=get_context("fork"), initializer=die_with_parent,
+                             initargs=(os.getpid(),)) as pool:
         yield {name: pool.submit(_histories, store.url, name) for name in names}
 
 

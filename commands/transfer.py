@@ -29,6 +29,7 @@ from ledger.chain import (COLUMNS, GENESIS, HASHED_FIELDS, SAFE_INTEGER, canonic
 from ledger.errors import BadInput, TallyError
 from ledger.events.registry import decode
 from ledger.files import open_regular, writing
+from ledger.forks import die_with_parent
 from commands.import_lines import MAYBE_NOT_RFC8785 as _MAYBE_NOT_RFC8785, quick_row
 from commands.imports.json_input import MAX_DEPTH, measure
 from ledger.schema import events
@@ -157,7 +158,7 @@ def _checked_lines(handle, path: str, workers: int) -> Iterator[Iterator[tuple[i
         yield (_check_block(path, *block) for block in _blocks(handle))
         return
     blocks = _blocks(handle)
-    pool = get_context("fork").Pool(workers)
+    pool = get_context("fork").Pool(workers, initializer=die_with_parent, initargs=(os.getpid(),))
     try:
         pending = deque(pool.apply_async(_check_block_packed, (path, *block))
                         for block in islice(blocks, 2 * workers))

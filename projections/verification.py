@@ -53,6 +53,7 @@ import sqlalchemy as sa
 from ledger.chain import GENESIS, verify_stored
 from ledger.errors import (ChainBroken, CheckpointRefuted, SnapshotRefuted, SnapshotUnusable, StoreError, TreeBroken,
                            Unfoldable)
+from ledger.forks import die_with_parent
 from ledger.schema import snapshot_blobs
 from ledger.store import Store, Transaction
 
@@ -120,7 +121,8 @@ def verify_database(store: Store, workers: Optional[int] = None, *, receipts: bo
     else:
         top, bounds = _bounds(head, workers if split_chain else 1)
         stretches = list(zip(bounds, bounds[1:]))
-        with ProcessPoolExecutor(max_workers=workers, mp_context=get_context("fork")) as pool:
+        with ProcessPoolExecutor(max_workers=workers, mp_context=get_context("fork"),
+                                 initializer=die_with_parent, initargs=(os.getpid(),)) as pool:
             folds = [pool.submit(_run, store.url, name, tiles[name], first, last) for name, first, last in runs]
             folds += [pool.submit(_covered, store.url, name, tiles[name], indexes) for name, indexes in receipted]
             stretched = [pool.submit(_stretch, store.url, after, upto, top, wanted) for after, upto in stretches]
