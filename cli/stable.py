@@ -91,8 +91,8 @@ def sheet_of(ctx, name: str) -> dict:
 
 def ruling_note(ruling) -> str:
     """How a figure standing by a ruling is marked in text."""
-    if ruling is None:
-        return "BY RULING"
+    if ruling is None:  # out of bounds, and no ruling in force names the character (an imported log)
+        return "OUTSIDE THE RULES (no recorded ruling names it)"
     return f"BY RULING #{ruling['position']} ({ruling['ruled_by']}: {ruling['ruling']})"
 
 

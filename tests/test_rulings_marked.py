@@ -89,3 +89,28 @@ def test_a_purse_below_zero_by_a_ruling_may_still_gain_and_may_not_lose_more(tal
     before = tally.event_count()
     assert "A has -4 Cash; cannot take away 1" in tally.refused("cash", "A", "-1", "--why", "a toll").stderr
     assert tally.event_count() == before
+
+
+def test_a_figure_out_of_bounds_that_no_ruling_names_is_not_said_to_stand_by_one(tally_sqlite, tmp_path):
+    # An imported log whose hashes were made again around an impossible figure (Cash -10): no ruling
+    # is recorded, so "BY RULING" (shown before) claimed one that does not exist.
+    import json as _json
+
+    from tests.conftest import Tally
+    from tests.test_import_linking import chained
+
+    _a(tally_sqlite)
+    tally_sqlite.ok("cash", "A", "-15", "--why", "a horse")
+    exported = tmp_path / "forged.jsonl"
+    tally_sqlite.ok("export", str(exported))
+    events = [_json.loads(line) for line in exported.read_text().splitlines()]
+    (horse,) = [e for e in events if e["type"] == "cash.changed" and e["payload"]["why"] == "a horse"]
+    horse["payload"]["delta"] = -40
+    exported.write_text(chained(events))
+    other = Tally(f"sqlite:///{tmp_path / 'other.db'}")
+    other.ok("import", str(exported))
+    sheet = other.ok("char", "show", "A", "--json").json
+    assert sheet["cash"] == -10 and sheet["by_ruling"] == {"cash": None}
+    shown = next(l for l in other.ok("char", "show", "A").stdout.splitlines() if l.startswith("cash"))
+    assert "-10 — OUTSIDE THE RULES (no recorded ruling names it)" in shown and "BY RULING" not in shown
+    assert "OUTSIDE THE RULES" in other.ok("why", "A", "cash").stdout.splitlines()[0]
