@@ -23,6 +23,10 @@ def print_plan(plan, json: bool) -> None:
     if json:
         print_json({"dry_run": True, **plan.as_dict()})
         return
+    if plan.details.get("flat"):  # 004 l.603: no roll and no wager, but one Cash die is spent
+        typer.echo(f"{plan.character}: Ob {plan.ob}, so no roll: bought for one Cash die flat (004 l.603). "
+                   "Nothing recorded.")
+        return
     chance = "certain" if plan.chance == 1.0 else chance_text(plan.chance, plan.exact)
     typer.echo(f"{plan.character}: Ob {plan.ob} with {plan.pool} dice, wagering {plan.wager} Cash: {chance}. "
                "Nothing recorded.")

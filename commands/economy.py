@@ -280,7 +280,7 @@ def plan_purchase(state: State, name: str, cost: int, wager: int, scarce: bool, 
             raise RuleRefused(f"at Ob {ob} the item costs one Cash die flat, no wager (004 l.603): drop --wager")
         if character.cash < 1:
             raise RuleRefused(f"{character.name} needs 1 Cash for this purchase and has none")
-        return Plan(character.name, ob, 0, 0, details={**details, "flat": True}).with_odds()
+        return Plan(character.name, ob, 0, 0, details={**details, "flat": True, "cash_spent": 1}).with_odds()
     check_wager(character, wager)
     return Plan(character.name, ob, wager, wager, details=details).with_odds()
 

@@ -45,6 +45,10 @@ def test_wealth_4_cost_6_under_the_discount_rule(table):
 
 def test_discounted_to_zero_costs_one_cash_die_without_a_roll(table):
     # 004 l.603: "discounted to Cost 0 ... purchased for the flat cost of a single Cash die (no wager or roll)"
+    # The dry run says so (it said "wagering 0 Cash: certain", as if it cost nothing).
+    said = table.ok("buy", "Nureddine", "rope", "--cost", "5", "--dry-run").stdout
+    assert said == "Nureddine: Ob 0, so no roll: bought for one Cash die flat (004 l.603). Nothing recorded.\n"
+    assert table.ok("buy", "Nureddine", "rope", "--cost", "5", "--dry-run", "--json").json["cash_spent"] == 1
     table.ok("buy", "Nureddine", "rope", "--cost", "5")
     p = table.ok("log", "--type", "item.bought", "--json").json[0]["payload"]
     assert (p["ob"], p["successes"], p["succeeded"], p["cash_spent"]) == (0, None, True, 1)
