@@ -144,7 +144,7 @@ def check_target(path: str, *, force: bool = False, ledger: Optional[str] = None
         os.fsencode(path)
     except UnicodeEncodeError:
         raise BadInput(f"cannot write {path!r}: not a file name this system can store") from None
-    folder = os.path.dirname(os.path.abspath(path))
+    folder = os.path.realpath(os.path.dirname(path) or ".")  # as the OS walks it: a link, then its ..
     if not os.path.isdir(folder):
         raise BadInput(f"cannot write {path}: the folder {folder} does not exist")
     refuse_ledger_file(path, ledger, key_file=key_file, content=force)
@@ -178,7 +178,7 @@ def writing(path: str, *, force: bool = False, mode: Optional[int] = None, ledge
     existing = check_target(path, force=force, ledger=ledger, key_file=key_file)
     if mode is None:
         mode = stat.S_IMODE(existing.st_mode) if existing else 0o666 & ~_umask()
-    folder = os.path.dirname(os.path.abspath(path))
+    folder = os.path.realpath(os.path.dirname(path) or ".")  # as the OS walks it: a link, then its ..
     try:
         fd, temporary = tempfile.mkstemp(dir=folder, prefix=f".{os.path.basename(path)}.", suffix=".partial")
     except OSError as exc:

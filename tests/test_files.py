@@ -99,6 +99,16 @@ def test_a_folder_or_a_missing_folder_is_refused(logged, tmp_path):
     assert not missing.parent.exists()
 
 
+def test_a_link_to_a_folder_then_dotdot_is_walked_as_the_system_walks_it(logged, tmp_path):
+    # link -> f/g, so link/../h is f/h; read letter by letter, it was tmp_path/h, refused as missing.
+    (tmp_path / "f" / "g").mkdir(parents=True)
+    (tmp_path / "f" / "h").mkdir()
+    (tmp_path / "link").symlink_to(tmp_path / "f" / "g")
+    logged.ok("export", f"{tmp_path}/link/../h/log.jsonl")
+    assert len(chained(tmp_path / "f" / "h" / "log.jsonl")) == len(logged.ok("log", "--json").json)
+    assert not (tmp_path / "h").exists() and leftovers(tmp_path / "f" / "h") == []
+
+
 def test_a_path_with_a_nul_is_refused_on_one_line(logged):
     # Found by the CLI fuzz: os.lstat raises ValueError, not OSError, on "\x00".
     refusal = logged.refused("export", "log\x00.jsonl").stderr
