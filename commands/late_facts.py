@@ -124,24 +124,36 @@ def checked(ctx, new_events: Sequence[NewEvent], ruling: Optional[str]) -> list[
     new_events = list(new_events)
     if not new_events:
         return new_events
+    # A roll derived from the epoch's seed is the next roll whatever it is for: a refusal that
+    # followed from its outcome would show it before it counts (a peek, its number unused), so a
+    # fact logged late that rolls one is refused or kept before its outcome is looked at.
+    rolls = _derived_rolls(new_events)
+    if rolls and ruling is None and _recorded_after(ctx, new_events):
+        raise RuleRefused("a fact logged late that rolls is checked against what was recorded after its day, "
+                          "so a refusal would show its roll before the roll counts: give the faces rolled at "
+                          "the table with --dice, or repeat the command with --ruling \"why\" to keep the roll "
+                          "whatever it breaks; nothing was written")
     found = every_break(ctx, new_events, stop=ruling is None)
     if not found:
-        if ruling is not None:
+        if ruling is None:
+            return new_events
+        if not rolls or not _recorded_after(ctx, new_events):
             raise RuleRefused("--ruling accepts a fact that breaks a later event, and this one breaks none: "
                               "repeat the command without --ruling")
-        return new_events
-    e, problem = found[0]
-    where = _where(ctx, e)
-    if found[-1][1] is UNFOLDABLE and found[-1][0].position <= ctx.upto:
-        # No ruling can accept this one: every later command would fail to fold the campaign.
-        e, problem = found[-1]
-        raise RuleRefused(f"this would break {_where(ctx, e)}: {problem}, and the ledger could no longer be "
-                          f"folded. Void event {e.position} first; nothing was written")
-    if ruling is None:
-        raise RuleRefused(
-            f"this would break {where}: {problem}. Void event {e.position} and record it again, or repeat "
-            f"the command with --ruling \"why\" to accept it; nothing was written"
-            if e.position <= ctx.upto else f"this would break {where}: {problem}; nothing was written")
+        # else: a derived roll the ruling keeps whatever it breaks, which is nothing: recorded with it
+    else:
+        e, problem = found[0]
+        where = _where(ctx, e)
+        if found[-1][1] is UNFOLDABLE and found[-1][0].position <= ctx.upto:
+            # No ruling can accept this one: every later command would fail to fold the campaign.
+            e, problem = found[-1]
+            raise RuleRefused(f"this would break {_where(ctx, e)}: {problem}, and the ledger could no longer be "
+                              f"folded. Void event {e.position} first; nothing was written")
+        if ruling is None:
+            raise RuleRefused(
+                f"this would break {where}: {problem}. Void event {e.position} and record it again, or repeat "
+                f"the command with --ruling \"why\" to accept it; nothing was written"
+                if e.position <= ctx.upto else f"this would break {where}: {problem}; nothing was written")
     from ledger.events.campaign import RulingRecorded  # here: most commands record no ruling (issue 29)
 
     first = new_events[0]
@@ -150,6 +162,20 @@ def checked(ctx, new_events: Sequence[NewEvent], ruling: Optional[str]) -> list[
                                                                broken=[b.position for b, _ in found],
                                                                ruled_by=ctx.actor),
                                   game_time=first.game_time, session=first.session, cause=Pending(0))]
+
+
+def _derived_rolls(new_events: Sequence[NewEvent]) -> bool:
+    """Whether the events hold a roll derived from the epoch's seed (not faces given by hand)."""
+    return any(e.event.type_name() == "dice.rolled" and getattr(e.event, "nonce", None) is not None
+               for e in new_events)
+
+
+def _recorded_after(ctx, new_events: Sequence[NewEvent]) -> bool:
+    """Whether anything is recorded for a day after the earliest the new events fall on: what
+    ``every_break`` checks them against (known before any roll: the days are the command's)."""
+    first = min(e.game_time for e in new_events)
+    return next(ctx.tx.read(ctx.name, upto=ctx.upto, from_day=first + 1, limit=1, payload_if=lambda _: False),
+                None) is not None
 
 
 def _where(ctx, e: Envelope) -> str:

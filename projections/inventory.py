@@ -9,6 +9,7 @@ from msgspec import Struct, field
 from msgspec.structs import replace
 
 from ledger.envelope import Envelope
+from ledger.errors import Unfoldable
 from projections.handlers import Table
 from ledger.names import key
 
@@ -61,13 +62,20 @@ def _set(state: Inventory, character: str, items: tuple[Item, ...]) -> Inventory
     return replace(state, packs={**state.packs, key(character): items})
 
 
-def _without(state: Inventory, character: str, name: str) -> tuple[Item, ...]:
-    """The character's items but the one named, which must be there: of two
-    of one name (a second horse), the first carried, as ``Inventory.item`` finds it."""
-    items = state.of(character)
+def _at(items: tuple[Item, ...], character: str, name: str) -> int:
+    """Where the item named is among the character's: of two of one name (a second horse),
+    the first carried, as ``Inventory.item`` finds it; Unfoldable if it is not carried (a
+    void withdrew it, or a fact logged late would use it up before this event)."""
     at = next((n for n, i in enumerate(items) if key(i.name) == key(name)), None)
     if at is None:
-        raise LookupError(f"{character} carries no {name}")
+        raise Unfoldable(f"{character} carries no {name}")
+    return at
+
+
+def _without(state: Inventory, character: str, name: str) -> tuple[Item, ...]:
+    """The character's items but the one named, which must be there."""
+    items = state.of(character)
+    at = _at(items, character, name)
     return items[:at] + items[at + 1:]
 
 
@@ -91,22 +99,38 @@ def _dropped(state: Inventory, p: dict, e: Envelope) -> Inventory:
     return _set(state, p["character"], _without(state, p["character"], p["item"]))
 
 
+def _depletion_as_carried(world, p: dict, day: int) -> Optional[str]:
+    """004 l.563: an item on its last use is expended by its next use, with no roll; any other
+    is rolled for. A fact logged late that leaves the item otherwise breaks this check."""
+    item = world.inventory.item(p["character"], p["item"])
+    if item is None:
+        return None  # not carried at all: the fold says so (Unfoldable)
+    if item.last_use and p["result"] != "expended":
+        return (f"{p['character']}'s {p['item']} would be on its last use, which this use would expend "
+                "without a roll (004 l.563)")
+    if not item.last_use and p["result"] == "expended":
+        return (f"{p['character']}'s {p['item']} would not be on its last use: this use would roll its "
+                "Depletion (004 l.563)")
+    return None
+
+
 @TABLE.on("item.depletion_checked", line=lambda p: f"{p['character']}'s {p['item']} ({p['score']}+): "
           + (f"d20 {p['roll']}, " if p["roll"] is not None else "")
-          + {"lasts": "lasts", "last_use": "one use left", "expended": "expended"}[p["result"]])
+          + {"lasts": "lasts", "last_use": "one use left", "expended": "expended"}[p["result"]],
+          premise=_depletion_as_carried)
 def _depletion(state: Inventory, p: dict, e: Envelope) -> Inventory:
     if p["result"] == "expended":
         return _set(state, p["character"], _without(state, p["character"], p["item"]))
     if p["result"] == "last_use":
         items = state.of(p["character"])
-        at = next(n for n, i in enumerate(items) if key(i.name) == key(p["item"]))  # the first of its name
+        at = _at(items, p["character"], p["item"])
         return _set(state, p["character"], items[:at] + (replace(items[at], last_use=True),) + items[at + 1:])
     return state
 
 
 @TABLE.on("item.given", line=lambda p: f"{p['character']} gives {p['item']} to {p['to']}: {p['why']}")
 def _given(state: Inventory, p: dict, e: Envelope) -> Inventory:
-    item = state.item(p["character"], p["item"])
+    item = state.of(p["character"])[_at(state.of(p["character"]), p["character"], p["item"])]
     state = _set(state, p["character"], _without(state, p["character"], p["item"]))
     return _set(state, p["to"], state.of(p["to"]) + (item,))
 

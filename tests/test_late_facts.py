@@ -198,3 +198,52 @@ def test_voiding_a_character_that_later_facts_act_on_is_refused(coeac):
     (found,) = [e for e in coeac.ok("log", "--type", "cash.changed", "--json").json]
     message = coeac.refused("void", str(created["position"]), "--why", "never existed").stderr
     assert f"event {found['position']} (cash.changed" in message and "would no longer exist" in message
+
+
+def _rolls(t) -> list[dict]:
+    return t.ok("log", "--type", "dice.rolled", "--json").json
+
+
+def test_a_late_fact_that_would_derive_a_roll_is_refused_before_rolling(coeac):
+    # A refusal that followed from the derived roll's outcome showed the next roll before it counted
+    # (a wager late that would succeed was refused, one that would fail kept): the referee could give
+    # that roll to another command. Refused whatever the outcome, before the roll is made.
+    coeac.ok("roll", "1d6")  # derived: nonce 0
+    coeac.ok("cash", "A", "-1", "--why", "today")  # something recorded after the late day
+    before = _rolls(coeac)
+    refused = coeac.refused("wealth", "improve", "A", "--wager", "6", "--game-date", "1024-03-05").stderr
+    assert "a fact logged late that rolls is checked against what was recorded after its day" in refused
+    assert "--dice" in refused and "--ruling" in refused
+    assert _rolls(coeac) == before
+    # The faces rolled at the table are checked as any late fact; no derived roll was spent or skipped.
+    coeac.ok("wealth", "improve", "A", "--wager", "6", "--game-date", "1024-03-05", "--dice", "1,1,1,1,1,1")
+    assert coeac.ok("roll", "1d6", "--json").json["nonce"] == 1
+
+
+def test_a_late_derived_roll_kept_by_a_ruling_is_recorded_with_it_whatever_it_breaks(coeac):
+    coeac.ok("cash", "A", "-1", "--why", "today")
+    coeac.ok("wealth", "improve", "A", "--wager", "6", "--game-date", "1024-03-05", "--ruling", "rolled then")
+    (rolled,) = [r for r in _rolls(coeac) if r["payload"]["nonce"] is not None]
+    (ruling,) = coeac.ok("log", "--type", "ledger.ruling", "--json").json
+    assert ruling["payload"]["ruling"] == "rolled then" and ruling["position"] > rolled["position"]
+
+
+def test_a_late_fact_with_nothing_after_its_day_still_rolls_derived_dice(coeac):
+    coeac.ok("wealth", "improve", "A", "--wager", "6", "--game-date", "1024-03-15")  # the campaign's today
+    assert [r["payload"]["nonce"] is not None for r in _rolls(coeac)] == [True]
+
+
+def test_a_late_use_that_leaves_a_later_check_wrong_or_its_item_gone_is_refused_in_one_line(coeac):
+    # 004 l.563: an item on its last use is expended by the next use, without a roll. A use logged
+    # late that put the Torches on their last use left a later "d20 15, one use left" standing; a
+    # void of the item made every later fold fail (StopIteration, an internal error).
+    coeac.ok("item", "add", "A", "Torches", "--depletion", "11", "--game-date", "1024-03-01")
+    coeac.ok("item", "use", "A", "Torches", "--dice", "15")  # one use left, on the 15th
+    later = coeac.ok("log", "--type", "item.depletion_checked", "--json").json[-1]["position"]
+    refused = coeac.refused("item", "use", "A", "Torches", "--game-date", "1024-03-05", "--dice", "12").stderr
+    assert f"this would break event {later} (item.depletion_checked" in refused
+    assert "would be on its last use, which this use would expend without a roll (004 l.563)" in refused
+    coeac.ok("item", "use", "A", "Torches", "--game-date", "1024-03-05", "--dice", "3")  # lasts: nothing breaks
+    added = coeac.ok("log", "--type", "item.gained", "--json").json[-1]["position"]
+    refused = coeac.refused("void", str(added), "--why", "never had them").stderr
+    assert "what it acts on would no longer exist" in refused and "Traceback" not in refused
