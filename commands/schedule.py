@@ -108,6 +108,10 @@ def _due_events(ctx: Context, job: str) -> list[NewEvent]:
         if run in done:
             continue
         if spec["kind"] == "advance-daily":  # the open table's "one day for a day"
+            if ctx.session is not None:
+                # As `calendar advance` is refused: the session's close sets the date it ends on. The
+                # days left stay due, and the first run after the close brings the calendar to them.
+                continue
             target = spec["anchor_day"] + n
             if target <= day:
                 continue  # the calendar is already there (advanced by hand, or sessions ran ahead)

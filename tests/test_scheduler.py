@@ -39,6 +39,26 @@ def test_a_week_with_the_scheduler_down_for_three_days_applies_every_day_once(ta
     assert t.ok("calendar", "show", "--json").json["today"] == "1024-03-07"
 
 
+def test_the_calendar_waits_for_an_open_sessions_close_and_then_catches_up(tally_sqlite):
+    # As `calendar advance` is refused while a session is open (its close sets the date it ends
+    # on); the job moved the calendar under the session, and its close then dated it before them.
+    t = tally_sqlite
+    with freeze_time("2030-01-01 09:00:00"):
+        t.ok("campaign", "new", "Open Table", "--rules", "coeac", "--start", "1024-03-01")
+        t.ok("player", "add", "Ann")
+        t.ok("char", "new", "Nur", "--player", "Ann", "--max-hp", "4")
+        t.ok("schedule", "add", "advance-daily")
+        t.ok("session", "open", "--activate", "Nur", "--no-income")
+    with freeze_time("2030-01-03 09:00:00"):
+        assert schedule.run_job(t.url, "Open Table", "advance-daily") == []
+        assert t.ok("calendar", "show", "--json").json["today"] == "1024-03-01"
+        t.ok("session", "close", "--days", "1", "--haven", "Nur")  # ends on the 2nd
+    with freeze_time("2030-01-04 09:00:00"):
+        t.ok("scheduler", "run", "--once")
+    assert [a["run"] for a in advances(t)] == ["advance-daily:2030-01-03", "advance-daily:2030-01-04"]
+    assert t.ok("calendar", "show", "--json").json["today"] == "1024-03-04"
+
+
 def test_the_job_store_lives_in_the_campaign_database_and_survives_a_restart(tally_sqlite):
     t = tally_sqlite
     with freeze_time("2030-01-01 09:00:00"):
