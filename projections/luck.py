@@ -40,6 +40,19 @@ def _distribution(text: str) -> Union[dict, str]:
         return str(exc)
 
 
+@lru_cache(maxsize=512)
+def _unfit(text: str, faces: tuple[int, ...], total: int) -> Optional[str]:
+    """Why these faces and total are no roll of the expression (a roll brought in from another
+    tool: a d20 showing 25, 2d6 with one face), or None: odds for them would be of another roll."""
+    try:
+        reading = parse(text).hand(list(faces))
+    except BadInput as exc:
+        return f"its faces {list(faces)} are no roll of {text}: {exc}"
+    if reading.total != total:
+        return f"its faces {list(faces)} make {reading.total} with {text}, not the {total} recorded"
+    return None
+
+
 def _odds(payload: dict) -> tuple[Optional[dict], Optional[str], Optional[tuple[Roll, Standing]]]:
     """What the report says of one roll's odds, or why it has none; and the roll, to summarise."""
     if payload.get("exact_total") is not None:
@@ -47,6 +60,10 @@ def _odds(payload: dict) -> tuple[Optional[dict], Optional[str], Optional[tuple[
     dist = _distribution(payload["expression"])
     if isinstance(dist, str):
         return None, f"no odds: {dist}", None
+    if payload.get("nonce") is None:  # faces given by hand were read by the expression when recorded
+        unfit = _unfit(payload["expression"], tuple(payload["dice"]), payload["total"])
+        if unfit is not None:
+            return None, f"no odds: {unfit}", None
     check = payload.get("check")
     better = LOWER if check and check["against"] in LOW_WINS else HIGHER
     found = standing(dist, payload["total"], better)

@@ -104,6 +104,37 @@ def test_roll20_and_ddb_logs_keep_every_die_and_which_were_dropped(campaign):
     assert campaign.ok("import-rolls", "ddb", str(IMPORTS / "ddb-roll-events.jsonl"), "--json").json["rolls"] == 0
 
 
+def test_ddb_advantage_is_two_d20_kept_high_whichever_way_the_notation_is_written(campaign, tmp_path):
+    # D&D Beyond writes "1d20+5" for a roll at advantage whose two d20 show [4, 17]: read as one d20,
+    # the luck report gave it 1/5 of doing as well, not 9/25 (and 9/10 for the disadvantage, not 81/100).
+    campaign.ok("player", "add", "Ann")
+    campaign.ok("char", "new", "Bo", "--player", "Ann", "--max-hp", "4")
+    campaign.ok("char", "new", "Nureddine", "--player", "Ann", "--max-hp", "4")
+    campaign.ok("import-rolls", "ddb", str(IMPORTS / "ddb-roll-events.jsonl"))
+    found = {r["why"]: r for r in campaign.ok("dice", "report", "--json").json["rolls"]}
+    advantage, disadvantage = found["Longsword to hit"], found["Stealth check"]
+    assert (advantage["expression"], advantage["p_at_least"]) == ("2d20kh1+5", "9/25")
+    assert (disadvantage["expression"], disadvantage["p_at_least"]) == ("2d20kl1+2", "81/100")
+    assert found["Longsword damage"]["expression"] == "1d8+3"
+
+
+def test_a_brought_in_roll_whose_faces_its_notation_cannot_show_gets_no_odds(campaign, tmp_path):
+    # A d20 showing 25, a 2d6 with one face: odds for them would be the odds of another roll.
+    campaign.ok("player", "add", "Ann")
+    campaign.ok("char", "new", "Bo", "--player", "Ann", "--max-hp", "4")
+    line = ('{{"id": "{id}", "dateTime": "1685318947460", "eventType": "dice/roll/fulfilled", "data": {{"rollId": '
+            '"{id}", "context": {{"name": "Bo"}}, "rolls": [{{"diceNotationStr": "{notation}", "rollKind": "", '
+            '"result": {{"constant": 0, "values": {values}, "total": {total}}}}}]}}}}')
+    log = tmp_path / "odd.jsonl"
+    log.write_text("\n".join([line.format(id="a", notation="1d20", values="[25]", total=25),
+                              line.format(id="b", notation="2d6", values="[3]", total=3)]) + "\n")
+    campaign.ok("import-rolls", "ddb", str(log))
+    rolls = campaign.ok("dice", "report", "--json").json["rolls"]
+    assert [r["p_at_least"] for r in rolls] == [None, None]
+    assert rolls[0]["refused"].startswith("no odds: its faces [25] are no roll of 1d20")
+    assert rolls[1]["refused"].startswith("no odds: its faces [3] are no roll of 2d6")
+
+
 def test_a_schema_1_roll_reads_as_schema_2_with_no_source_and_nothing_dropped():
     from ledger.events.registry import decode
     from ledger.events.upcasters import upcast

@@ -23,6 +23,7 @@ NAME = "ddb"
 EXPECTED = "D&D Beyond game log events (one JSON event a line, or a JSON list, with an eventType)"
 _KEEP = {0: "", 1: "kl1", 2: "kh1"}  # a dice set's operation
 _DIE = re.compile(r"d(\d{1,7})")
+_ONE_DIE = re.compile(r"^\s*1?d(\d{1,7})(?![\dkKdD!rR])")  # a notation's first term, one die kept whole
 
 
 def parse(text: str) -> Parsed:
@@ -85,7 +86,13 @@ def _event(parsed: Parsed, line: int, ident: str, event: dict, data: dict) -> No
             raise ValueError(f"total {total} does not follow from its dice and {constant} ({kept + constant})")
         why = " ".join(text_of(part, "its action") for part in (data.get("action"), roll.get("rollType"))
                        if part) or None
-        parsed.rolls.append(ForeignRoll(line, f"{ident}:{n}", who, _notation(roll, sets), dice, dropped, total,
+        notation = _notation(roll, sets)
+        if kind in ("advantage", "disadvantage") and len(dice) == 2:
+            # D&D Beyond writes the roll it is made for ("1d20+5"), not the two dice rolled for it:
+            # the odds of one d20 would be read of it.
+            kept = "kh1" if kind == "advantage" else "kl1"
+            notation = _ONE_DIE.sub(lambda m: f"2d{m.group(1)}{kept}", notation, count=1)
+        parsed.rolls.append(ForeignRoll(line, f"{ident}:{n}", who, notation, dice, dropped, total,
                                         utc_from_millis(event.get("dateTime")), why))
 
 
