@@ -85,7 +85,7 @@ def import_(ctx: typer.Context,
     view = {"source": converted.source, "calendar": spec["name"], "year_days": calendar.year_days,
             "not_carried": converted.lost, "assumed": converted.assumed, "notes": len(converted.notes)}
     if converted.today is not None:
-        day = converted.day_of(converted.today)
+        day = converted.today_day()
         disagrees = converted.stated_count_disagrees()
         view["source_today"] = {"date": calendar.format(day), "day": day, "source_epoch": converted.epoch,
                                 "source_epoch_agrees": None if converted.epoch is None else disagrees is None}

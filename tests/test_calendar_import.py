@@ -114,3 +114,26 @@ def test_calendarias_gregorian_counts_days_weeks_and_moons_as_the_real_calendar(
     assert "festivals (recurring holidays)" in converted.lost
     harptos = calendar_from_spec(calendar_file.read(str(IMPORTS / "calendaria-harptos.json")).spec)
     assert (harptos.year_length_of(1492), harptos.year_length_of(1493)) == (366, 365)  # Midsummer's leap day
+
+
+def _fantasy_calendar(tmp_path, change) -> Path:
+    data = json.loads((IMPORTS / "fantasy-calendar-imperial-export.json").read_text())
+    change(data)
+    path = tmp_path / "changed.json"
+    path.write_text(json.dumps(data))
+    return path
+
+
+def test_a_current_date_outside_its_calendar_is_refused_naming_the_file_and_what_to_do(tally_sqlite, tmp_path):
+    # It said only "there is no day 9999 of Month 1 in 1135 in this calendar".
+    path = _fantasy_calendar(tmp_path, lambda d: d["dynamic_data"].update(day=9999))
+    said = tally_sqlite.refused("calendar", "import", str(path), "--out", str(tmp_path / "c.toml")).stderr
+    assert f"calendar file {path} (Fantasy-Calendar): its current date, day 9999 of Month 1 in 1135, is not a day" \
+        in said and "set the current date in fantasy-calendar and export the calendar again" in said
+    assert not (tmp_path / "c.toml").exists()
+
+
+def test_a_month_whose_length_is_true_is_refused_not_read_as_one_day(tally_sqlite, tmp_path):
+    path = _fantasy_calendar(tmp_path, lambda d: d["static_data"]["year_data"]["timespans"][0].update(length=True))
+    said = tally_sqlite.refused("calendar", "import", str(path), "--out", str(tmp_path / "c.toml")).stderr
+    assert f"calendar file {path} looks like a Fantasy-Calendar calendar but is not one" in said

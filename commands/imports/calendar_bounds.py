@@ -39,6 +39,8 @@ def check_sizes(data: Any, source: str) -> None:
 
 def whole(value: Any) -> int:
     """A whole number of the calendar (as int() reads one) within the ledger's day range."""
+    if isinstance(value, bool):  # int(True) is 1: a month of `true` days is a file gone wrong
+        raise TypeError(f"{str(value).lower()} where a whole number belongs")
     if isinstance(value, str) and len(value.strip()) > 12:  # never convert a thousand digits
         raise BadInput(_beyond(value))
     number = int(value)  # a JSON number is below 10^30 (json_input): this is quick

@@ -39,6 +39,8 @@ def read(path: str) -> Converted:
             converted = module.convert(data)
             calendar_bounds.check_converted(converted.data)
             converted.spec  # checked here: a calendar that is none is refused before anything is written
+            if converted.today is not None:
+                converted.today_day()  # and a current date that is none of its days
             return converted
         except BadInput as exc:  # said of the calendar (by its tool's name, where months_spec said it): of this file
             said = re.sub(r"^calendar file [^:]*: ", "", str(exc))

@@ -47,13 +47,22 @@ class Converted:
         """The ledger's day number of a date in the source's terms."""
         return self.calendar.day_in(*when)
 
+    def today_day(self) -> int:
+        """The ledger's day number of the source's current date, or a refusal saying it is none."""
+        try:
+            return self.day_of(self.today)
+        except BadInput:
+            year, name, number = self.today
+            raise BadInput(f"its current date, day {number} of {name} in {year}, is not a day of the calendar it "
+                           f"describes: set the current date in {self.source} and export the calendar again") from None
+
     def stated_count_disagrees(self) -> Optional[str]:
         """Where the source states its own count of days for its today (Fantasy-
         Calendar's epoch, 0 on the first day of its first year) and tally counts
         that date otherwise: what each says, and which figure is tally's."""
         if self.today is None or self.epoch is None:
             return None
-        day = self.day_of(self.today)
+        day = self.today_day()
         if day - 1 == self.epoch:
             return None
         year, name, number = self.today
