@@ -60,7 +60,7 @@ def _odds(payload: dict) -> tuple[Optional[dict], Optional[str], Optional[tuple[
     dist = _distribution(payload["expression"])
     if isinstance(dist, str):
         return None, f"no odds: {dist}", None
-    if payload.get("nonce") is None:  # faces given by hand were read by the expression when recorded
+    if payload.get("nonce") is None:  # a derived roll is its expression's own; by hand or brought in: checked
         unfit = _unfit(payload["expression"], tuple(payload["dice"]), payload["total"])
         if unfit is not None:
             return None, f"no odds: {unfit}", None
