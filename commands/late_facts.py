@@ -126,8 +126,9 @@ def checked(ctx, new_events: Sequence[NewEvent], ruling: Optional[str]) -> list[
         return new_events
     # A roll derived from the epoch's seed is the next roll whatever it is for: a refusal that
     # followed from its outcome would show it before it counts (a peek, its number unused), so a
-    # fact logged late that rolls one is refused or kept before its outcome is looked at.
-    rolls = _derived_rolls(new_events)
+    # fact logged late (--game-date) that rolls one is refused or kept before its outcome is looked
+    # at. (A session opened on a past day dates its own events, as it always has.)
+    rolls = ctx.point.as_of is not None and _derived_rolls(new_events)
     if rolls and ruling is None and _recorded_after(ctx, new_events):
         raise RuleRefused("a fact logged late that rolls is checked against what was recorded after its day, "
                           "so a refusal would show its roll before the roll counts: give the faces rolled at "

@@ -247,3 +247,13 @@ def test_a_late_use_that_leaves_a_later_check_wrong_or_its_item_gone_is_refused_
     added = coeac.ok("log", "--type", "item.gained", "--json").json[-1]["position"]
     refused = coeac.refused("void", str(added), "--why", "never had them").stderr
     assert "what it acts on would no longer exist" in refused and "Traceback" not in refused
+
+
+def test_a_session_opened_on_a_past_day_still_closes_with_derived_dice(coeac):
+    # Not a fact logged late with --game-date: the session dates its own events, and its close's
+    # Down and Out roll is derived as at any close.
+    coeac.ok("session", "open", "--activate", "A", "--no-income", "--game-date", "1024-03-05")
+    coeac.ok("session", "close", "--days", "2")
+    (down,) = [r for r in _rolls(coeac) if r["payload"]["why"] and "Down and Out" in r["payload"]["why"]]
+    assert down["payload"]["nonce"] is not None and down["game_time"] < coeac.ok(
+        "log", "--type", "calendar.advanced", "--json").json[-1]["game_time"]
